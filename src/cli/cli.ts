@@ -1,0 +1,68 @@
+/**
+ * The kh-address command line.
+ *
+ *   kh-address export --format json|csv [--level province|district|commune|village]
+ *
+ * In this repository: npm run cli -- export --format csv --level province
+ */
+import { parseArgs } from 'node:util';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
+import { loadGazetteer } from '../gazetteer/load.js';
+import { LEVELS, type Level } from '../gazetteer/types.js';
+
+const USAGE = `Usage:
+  kh-address export --format json|csv [--level ${LEVELS.join('|')}]
+      Write every unit (or one level) to standard output.`;
+
+/** A mistake in the command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+async function write(out: Writable, chunks: Iterable<string>): Promise<void> {
+  for (const chunk of chunks) {
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+}
+
+async function exportCommand(args: string[], out: Writable): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { format: { type: 'string' }, level: { type: 'string' } },
+    strict: true,
+  });
+  const format = values.format;
+  if (format !== 'json' && format !== 'csv') throw new UsageError('--format must be json or csv');
+  const level = values.level;
+  if (level !== undefined && !LEVELS.includes(level as Level)) {
+    throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
+  }
+  await write(out, exportDataset(loadGazetteer(), format as ExportFormat, level as Level | undefined));
+}
+
+export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'export':
+        await exportCommand(rest, out);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command: ${command}`);
+    }
+  } catch (error) {
+    // The reader went away (e.g. `| head`): not an error of ours.
+    if ((error as { code?: string }).code === 'EPIPE') return 0;
+    // parseArgs reports unknown or malformed options with codes starting ERR_PARSE_ARGS.
+    const isUsage = error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
+    err.write(`kh-address: ${(error as Error).message}\n${isUsage ? `${USAGE}\n` : ''}`);
+    return isUsage ? 2 : 1;
+  }
+}
+

@@ -1,0 +1,144 @@
+import type { Dataset, Level, Unit } from './types.js';
+
+/** How many units of each lower level lie under a unit (the spec's total_districts, total_communes, total_villages). */
+export interface DescendantCounts {
+  districts: number;
+  communes: number;
+  villages: number;
+}
+
+/** The postal codes of a unit and all its descendants. */
+export interface PostalSpan {
+  /** Leading digits shared by every postal code in the span, e.g. `12` for Phnom Penh. */
+  prefix: string;
+  low: string;
+  high: string;
+  /** `<low>-<high>`, as the spec writes it. */
+  range: string;
+}
+
+interface Entry {
+  unit: Unit;
+  children: Unit[];
+  counts: DescendantCounts;
+  low: string;
+  high: string;
+}
+
+const COUNT_KEY: Partial<Record<Level, keyof DescendantCounts>> = {
+  district: 'districts',
+  commune: 'communes',
+  village: 'villages',
+};
+
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+/**
+ * The gazetteer in memory: every unit indexed by id, code, postal code and slug path, with children, descendant
+ * counts and postal spans computed once at load. Every lookup is a Map get; children are precomputed arrays.
+ */
+export class Gazetteer {
+  readonly version: string;
+  readonly units: readonly Unit[];
+  private readonly entries = new Map<string, Entry>();
+  private readonly codeById = new Map<string, string>();
+  private readonly codeByPostal = new Map<string, string>();
+  private readonly codeByHref = new Map<string, string>();
+  private readonly provinceList: Unit[] = [];
+
+  constructor(dataset: Dataset) {
+    this.version = dataset.version;
+    // Ordered by code, so parents come before children and every children list comes out ordered.
+    this.units = [...dataset.units].sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
+    for (const unit of this.units) {
+      this.entries.set(unit.code, {
+        unit,
+        children: [],
+        counts: { districts: 0, communes: 0, villages: 0 },
+        low: unit.postal_code,
+        high: unit.postal_code,
+      });
+      this.codeById.set(unit.id, unit.code);
+      this.codeByHref.set(unit.href, unit.code);
+      // Villages share their commune's postal code; the code names the commune.
+      if (unit.level !== 'village') this.codeByPostal.set(unit.postal_code, unit.code);
+      if (unit.parent_code === null) this.provinceList.push(unit);
+      else this.entry(unit.parent_code).children.push(unit);
+    }
+    // Bottom up (villages first): add each unit's counts and postal span to its parent's.
+    for (let i = this.units.length - 1; i >= 0; i--) {
+      const unit = this.units[i]!;
+      if (unit.parent_code === null) continue;
+      const own = this.entry(unit.code);
+      const parent = this.entry(unit.parent_code);
+      const key = COUNT_KEY[unit.level]!;
+      parent.counts[key] += 1;
+      for (const k of Object.keys(own.counts) as (keyof DescendantCounts)[]) parent.counts[k] += own.counts[k];
+      if (own.low < parent.low) parent.low = own.low;
+      if (own.high > parent.high) parent.high = own.high;
+    }
+  }
+
+  private entry(code: string): Entry {
+    const entry = this.entries.get(code);
+    if (!entry) throw new Error(`the dataset has no unit ${code}`);
+    return entry;
+  }
+
+  /** The 25 provinces, ordered by code. */
+  provinces(): readonly Unit[] {
+    return this.provinceList;
+  }
+
+  byId(id: string): Unit | undefined {
+    const code = this.codeById.get(id.toLowerCase());
+    return code === undefined ? undefined : this.entries.get(code)!.unit;
+  }
+
+  byCode(code: string): Unit | undefined {
+    return this.entries.get(code)?.unit;
+  }
+
+  /** The province, district or commune that owns this 6-digit postal code (villages carry their commune's). */
+  byPostalCode(postalCode: string): Unit | undefined {
+    const code = this.codeByPostal.get(postalCode);
+    return code === undefined ? undefined : this.entries.get(code)!.unit;
+  }
+
+  /** Resolves slugs from the province down, e.g. `['phnom-penh', 'chamkar-mon']`. */
+  bySlugPath(slugs: readonly string[]): Unit | undefined {
+    const code = this.codeByHref.get(`/locations/${slugs.join('/')}`);
+    return code === undefined ? undefined : this.entries.get(code)!.unit;
+  }
+
+  /** The units one level down, ordered by code; empty for a village or an unknown code. */
+  children(code: string): readonly Unit[] {
+    return this.entries.get(code)?.children ?? [];
+  }
+
+  /** The unit's ancestors from its province down to its parent. */
+  ancestors(code: string): Unit[] {
+    const result: Unit[] = [];
+    for (let parent = this.entries.get(code)?.unit.parent_code ?? null; parent !== null; ) {
+      const unit = this.entry(parent).unit;
+      result.unshift(unit);
+      parent = unit.parent_code;
+    }
+    return result;
+  }
+
+  /** Number of districts, communes and villages under the unit (zero for the levels at or above it). */
+  descendantCounts(code: string): DescendantCounts {
+    return this.entry(code).counts;
+  }
+
+  /** Prefix and range of the postal codes of the unit and its descendants. */
+  postalSpan(code: string): PostalSpan {
+    const { low, high } = this.entry(code);
+    return { prefix: commonPrefix(low, high), low, high, range: `${low}-${high}` };
+  }
+}
