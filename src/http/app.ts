@@ -1,5 +1,16 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import { API_VERSION } from '../version.js';
+import { invalidRequest, sendError } from './errors.js';
+import { registerCaching } from './plugins/caching.js';
+import { correlationId } from './plugins/correlation.js';
+import { registerErrorHandling } from './plugins/error-handling.js';
+import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
+import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
@@ -7,12 +18,49 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** Builds the HTTP app without listening, so tests can `inject()` requests. */
+/** Headers a browser client may read across origins. */
+const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag'];
+
+/**
+ * Builds the HTTP app without listening, so tests can `inject()` requests.
+ * Order matters: error handling and caching hooks and the OpenAPI collector come before the routes.
+ */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
   const { gazetteer } = options;
+  const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: correlationId,
+    // Unknown query parameters are rejected (documented), not silently dropped.
+    ajv: { customOptions: { removeAdditional: false } },
+    // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
+    // (These requests never reach the onRequest hook, hence the explicit stamp.)
+    frameworkErrors: (error, request, reply) =>
+      sendError(request, stampHeaders(request, reply), invalidRequest(`Malformed request: ${error.message}`)),
+  }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/health', async () => ({ status: 'ok', datasetVersion: gazetteer.version }));
+  app.addHook('onRequest', async (request, reply) => {
+    stampHeaders(request, reply);
+  });
+  registerErrorHandling(app);
+  registerCaching(app, { datasetVersion: gazetteer.version, apiVersion: API_VERSION });
+  await app.register(cors, { origin: '*', methods: ['GET', 'HEAD'], exposedHeaders: EXPOSED_HEADERS, strictPreflight: false });
+  await registerOpenApi(app, { apiVersion: API_VERSION, datasetVersion: gazetteer.version });
 
+  app.get('/health', {
+    schema: {
+      operationId: 'health',
+      tags: [TAGS.service],
+      summary: 'Liveness: the process is up and the dataset loaded',
+      response: { 200: Type.Object({ status: Type.Literal('ok'), datasetVersion: Type.String() }, { additionalProperties: false }) },
+    },
+  }, async () => ({ status: 'ok' as const, datasetVersion: gazetteer.version }));
+
+  // The data routes of both shapes, in one scope so that a hook (API keys) can be put in front of all of them.
+  await app.register(async (data) => {
+    await data.register(identifierHierarchyRoutes, { gazetteer });
+    await data.register(v1HierarchyRoutes, { gazetteer });
+  });
   return app;
 }

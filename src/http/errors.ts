@@ -1,0 +1,113 @@
+/**
+ * One error model for every route, in the envelope of the shape the URL belongs to:
+ *   identifier-based: { statusCode, error: { code, message, details? }, metadata: { correlationId } }
+ *   code-based (/v1): { status: 'error', error: { code, message, details? } }
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from './schemas/common.js';
+
+export interface ErrorDetail {
+  in: 'path' | 'query' | 'header' | 'body';
+  parameter: string;
+  message: string;
+}
+
+/** An error the API means to return: a status, a stable code and a message safe to show. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const invalidRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, details);
+
+/** Whether a URL belongs to the code-based shape. */
+export function isV1(url: string): boolean {
+  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+}
+
+/** The error body for this request's shape. */
+export function errorEnvelope(request: FastifyRequest, error: ApiError) {
+  const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  return isV1(request.url)
+    ? { status: 'error' as const, error: body }
+    : { statusCode: error.statusCode, error: body, metadata: { correlationId: request.id } };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.statusCode).send(errorEnvelope(request, error));
+}
+
+const CONTEXT: Record<string, ErrorDetail['in']> = { querystring: 'query', params: 'path', headers: 'header', body: 'body' };
+const WHERE: Record<ErrorDetail['in'], string> = { query: 'query parameter', path: 'path parameter', header: 'header', body: 'body' };
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** Turns one Ajv error into a detail a person can act on. */
+function validationDetail(where: ErrorDetail['in'], error: AjvError): ErrorDetail {
+  const fromPath = error.instancePath.split('/').filter(Boolean)[0];
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { in: where, parameter: String(error.params.additionalProperty), message: `unknown ${WHERE[where]}` };
+    case 'required':
+      return { in: where, parameter: String(error.params.missingProperty), message: 'is required' };
+    case 'enum':
+      return { in: where, parameter: fromPath ?? '', message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` };
+    case 'pattern': {
+      const digits = /^\^\[0-9\]\{(\d+)\}\$$/.exec(String(error.params.pattern));
+      return { in: where, parameter: fromPath ?? '', message: digits ? `must be ${digits[1]} digits` : `must match ${String(error.params.pattern)}` };
+    }
+    case 'format':
+      return { in: where, parameter: fromPath ?? '', message: error.params.format === 'uuid' ? 'must be a UUID' : `must be a ${String(error.params.format)}` };
+    default:
+      return { in: where, parameter: fromPath ?? '', message: error.message ?? 'is invalid' };
+  }
+}
+
+/** `anyOf` of literals reports one error per branch; a single "must be one of" is clearer. */
+function collapseLiteralUnions(errors: AjvError[]): AjvError[] {
+  const constErrors = errors.filter((e) => e.keyword === 'const');
+  if (constErrors.length === 0) return errors;
+  const rest = errors.filter((e) => e.keyword !== 'const' && e.keyword !== 'anyOf');
+  const byPath = new Map<string, unknown[]>();
+  for (const e of constErrors) byPath.set(e.instancePath, [...(byPath.get(e.instancePath) ?? []), e.params.allowedValue]);
+  return [...[...byPath].map(([instancePath, allowedValues]) => ({ keyword: 'enum', instancePath, params: { allowedValues } })), ...rest];
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  431: 'request_header_too_large',
+};
+
+/** Maps anything thrown in a request to an ApiError; unknown failures become a bare internal_error. */
+export function toApiError(error: FastifyError | ApiError | Error): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const where = CONTEXT[fastifyError.validationContext ?? ''] ?? 'query';
+    const details = collapseLiteralUnions(fastifyError.validation as AjvError[]).map((e) => validationDetail(where, e));
+    const first = details[0]!;
+    return invalidRequest(`Invalid ${WHERE[first.in]} ${first.parameter}: ${first.message}.`, details);
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const code = STATUS_CODES[status];
+    return code ? new ApiError(status, code, fastifyError.message) : invalidRequest(fastifyError.message);
+  }
+  return new ApiError(500, 'internal_error', 'The server failed to answer this request. Quote the correlation id when reporting it.');
+}

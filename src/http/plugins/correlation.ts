@@ -1,0 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/** What we accept as a caller's correlation id: 1-128 characters that are safe in logs and headers. */
+const SANE_ID = /^[A-Za-z0-9._~:/+=-]{1,128}$/;
+
+/**
+ * Fastify's genReqId: the caller's `x-correlation-id` (or `x-request-id`) when it is sane, else a new UUID.
+ * The id is request.id, logged with every line and returned in the x-correlation-id header and metadata.
+ */
+export function correlationId(request: IncomingMessage): string {
+  for (const header of ['x-correlation-id', 'x-request-id']) {
+    const value = request.headers[header];
+    if (typeof value === 'string' && SANE_ID.test(value)) return value;
+  }
+  return randomUUID();
+}

@@ -1,0 +1,34 @@
+/**
+ * Error handler, not-found handler and 405 detection for the whole app. Every failure leaves as JSON in the
+ * envelope of its shape (see ../errors.ts); a 5xx is logged with its stack, which never reaches the body.
+ */
+import type { FastifyInstance } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { ApiError, sendError, toApiError } from '../errors.js';
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // Every GET route, so that another method on a known path is a 405 rather than a 404.
+  const getRoutes = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getRoutes.on('GET', route.url, () => undefined);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error as Error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0]!;
+    if (!READ_METHODS.has(request.method) && getRoutes.find('GET', path)) {
+      reply.header('allow', 'GET, HEAD');
+      return sendError(request, reply, new ApiError(405, 'method_not_allowed',
+        `${request.method} is not allowed on ${path}: the API is read-only, use GET.`));
+    }
+    return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${path}. See /docs for the API.`));
+  });
+}

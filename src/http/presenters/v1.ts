@@ -1,0 +1,13 @@
+/** Maps gazetteer units to the code-based (`/v1`) records. */
+import type { Unit } from '../../gazetteer/types.js';
+
+const PARENT_FIELD = { province: null, district: 'province_code', commune: 'district_code', village: 'commune_code' } as const;
+
+/** `{ code, name_en, name_km, <parent>_code, postal_code }` for a unit of any level. */
+export function v1Record(unit: Unit): Record<string, string> {
+  const record: Record<string, string> = { code: unit.code, name_en: unit.name_latin, name_km: unit.name_km };
+  const parentField = PARENT_FIELD[unit.level];
+  if (parentField) record[parentField] = unit.parent_code!;
+  record.postal_code = unit.postal_code;
+  return record;
+}

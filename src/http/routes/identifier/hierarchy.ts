@@ -1,0 +1,114 @@
+/**
+ * The identifier-based hierarchy: /provinces, /districts/{id}, /communes/{id}/villages, ... and /locations/{slugs}.
+ * Units are found by UUID; an id of another level is a 404 (a district id is not a province).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
+import type { Level, Unit } from '../../../gazetteer/types.js';
+import { invalidRequest, notFound } from '../../errors.js';
+import { TAGS } from '../../plugins/openapi.js';
+import { identifierPresenters, type Lang } from '../../presenters/identifier.js';
+import { errorResponses, IdentifierError, IdParams, LangQuery, NotModified } from '../../schemas/common.js';
+import {
+  AnyDetail, CommuneDetail, CommuneListItem, DistrictDetail, DistrictListItem, Envelope, ListEnvelope, ProvinceDetail,
+  ProvinceListItem, VillageDetail, VillageListItem,
+} from '../../schemas/identifier.js';
+
+const PLURAL: Record<Level, string> = { province: 'provinces', district: 'districts', commune: 'communes', village: 'villages' };
+const SLUG_SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function responses<T extends object>(ok: T) {
+  return { 200: ok, 304: NotModified, ...errorResponses(IdentifierError) };
+}
+
+export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer }: { gazetteer: Gazetteer }): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const present = identifierPresenters(gazetteer);
+  const envelope = <T>(request: FastifyRequest, data: T) => ({ statusCode: 200 as const, data, metadata: { correlationId: request.id } });
+  const langOf = (request: FastifyRequest) => ((request.query as { lang?: Lang }).lang ?? 'en');
+
+  const find = (id: string, level: Level): Unit => {
+    const unit = gazetteer.byId(id);
+    if (!unit || unit.level !== level) throw notFound(`No ${level} has id ${id}.`);
+    return unit;
+  };
+
+  typed.get('/provinces', {
+    config: { cacheable: true },
+    schema: {
+      operationId: 'listProvinces',
+      tags: [TAGS.hierarchy],
+      summary: 'All 25 provinces (Phnom Penh is the capital), ordered by code',
+      querystring: LangQuery,
+      response: responses(ListEnvelope(ProvinceListItem, 'The provinces.')),
+    },
+  }, async (request) => envelope(request, { items: gazetteer.provinces().map((u) => present.provinceListItem(u, langOf(request))) }));
+
+  const details = [
+    { level: 'province', schema: ProvinceDetail, operationId: 'getProvince' },
+    { level: 'district', schema: DistrictDetail, operationId: 'getDistrict' },
+    { level: 'commune', schema: CommuneDetail, operationId: 'getCommune' },
+    { level: 'village', schema: VillageDetail, operationId: 'getVillage' },
+  ] as const;
+  for (const { level, schema, operationId } of details) {
+    typed.get(`/${PLURAL[level]}/:id`, {
+      config: { cacheable: true },
+      schema: {
+        operationId,
+        tags: [TAGS.hierarchy],
+        summary: `One ${level} by id, with its parents' names and counts of the units below it`,
+        params: IdParams,
+        querystring: LangQuery,
+        response: responses(Envelope(schema, `The ${level}.`)),
+      },
+    }, async (request) => envelope(request, present.detail(find(request.params.id, level), langOf(request))));
+  }
+
+  const lists = [
+    { level: 'province', childLevel: 'district', item: DistrictListItem, present: present.districtListItem, operationId: 'listDistrictsOfProvince' },
+    { level: 'district', childLevel: 'commune', item: CommuneListItem, present: present.communeListItem, operationId: 'listCommunesOfDistrict' },
+    { level: 'commune', childLevel: 'village', item: VillageListItem, present: present.villageListItem, operationId: 'listVillagesOfCommune' },
+  ] as const;
+  for (const { level, childLevel, item, present: presentItem, operationId } of lists) {
+    typed.get(`/${PLURAL[level]}/:id/${PLURAL[childLevel]}`, {
+      config: { cacheable: true },
+      schema: {
+        operationId,
+        tags: [TAGS.hierarchy],
+        summary: `The ${PLURAL[childLevel]} of a ${level}, ordered by code`,
+        params: IdParams,
+        querystring: LangQuery,
+        response: responses(ListEnvelope(item, `The ${PLURAL[childLevel]}.`)),
+      },
+    }, async (request) => {
+      const unit = find(request.params.id, level);
+      const lang = langOf(request);
+      return envelope(request, { items: gazetteer.children(unit.code).map((child) => presentItem(child, lang)) });
+    });
+  }
+
+  typed.get('/locations/*', {
+    config: { cacheable: true },
+    schema: {
+      operationId: 'getLocationBySlugPath',
+      tags: [TAGS.hierarchy],
+      summary: 'A unit by its slug path (a search result\'s href), e.g. /locations/phnom-penh/chamkar-mon',
+      description: 'One to four lowercase slugs, province first. Answers the unit\'s detail record, as GET /{level}s/{id} does.',
+      params: Type.Object({ '*': Type.String({ description: 'Slugs from the province down, separated by /.', examples: ['phnom-penh/chamkar-mon'] }) }),
+      querystring: LangQuery,
+      response: responses(Envelope(AnyDetail, 'The unit at that path.')),
+    },
+  }, async (request) => {
+    const slugs = request.params['*'].split('/');
+    if (slugs.at(-1) === '') slugs.pop(); // one trailing slash is fine
+    if (slugs.length < 1 || slugs.length > 4 || !slugs.every((s) => SLUG_SEGMENT.test(s))) {
+      throw invalidRequest('Invalid path: expected /locations/<province>[/<district>[/<commune>[/<village>]]] with lowercase slugs.',
+        [{ in: 'path', parameter: '*', message: 'must be 1 to 4 lowercase slugs separated by /' }]);
+    }
+    const unit = gazetteer.bySlugPath(slugs);
+    if (!unit) throw notFound(`Nothing at /locations/${slugs.join('/')}.`);
+    return envelope(request, present.detail(unit, langOf(request)));
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * The code-based hierarchy under /v1: NCDD codes in the path, `{ status: 'success', data: [...] }`.
+ * A code of the wrong form is a 400 (from the schema); a well-formed unknown code is a 404.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from 'typebox';
+import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
+import type { Level, Unit } from '../../../gazetteer/types.js';
+import { CODE_LENGTH } from '../../../gazetteer/types.js';
+import { notFound } from '../../errors.js';
+import { TAGS } from '../../plugins/openapi.js';
+import { v1Record } from '../../presenters/v1.js';
+import { errorResponses, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
+import { V1Commune, V1District, V1Envelope, V1Province, V1Village } from '../../schemas/v1.js';
+
+function responses(record: TSchema, description: string) {
+  return { 200: V1Envelope(record, description), 304: NotModified, ...errorResponses(V1Error) };
+}
+
+export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer }: { gazetteer: Gazetteer }): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const success = (units: readonly Unit[]) => ({ status: 'success' as const, data: units.map(v1Record) });
+  const find = (code: string, level: Level): Unit => {
+    const unit = gazetteer.byCode(code);
+    if (!unit || unit.level !== level) throw notFound(`No ${level} has code ${code}.`);
+    return unit;
+  };
+  const codeParams = (name: string, level: Level) =>
+    Type.Object({ [name]: { ...NcddCode(CODE_LENGTH[level], level), examples: [{ province: '12', district: '1201', commune: '120101', village: '12010101' }[level]] } },
+      { additionalProperties: false });
+
+  typed.get('/v1/provinces', {
+    config: { cacheable: true },
+    schema: {
+      operationId: 'v1ListProvinces',
+      tags: [TAGS.v1],
+      summary: 'All 25 provinces, ordered by code',
+      querystring: NoQuery,
+      response: responses(V1Province, 'The provinces.'),
+    },
+  }, async () => success(gazetteer.provinces()));
+
+  typed.get('/v1/provinces/:province_code', {
+    config: { cacheable: true },
+    schema: {
+      operationId: 'v1GetProvince',
+      tags: [TAGS.v1],
+      summary: 'One province by its 2-digit code (data is a one-element array)',
+      params: codeParams('province_code', 'province'),
+      querystring: NoQuery,
+      response: responses(V1Province, 'The province.'),
+    },
+  }, async (request) => success([find((request.params as { province_code: string }).province_code, 'province')]));
+
+  const lists = [
+    { path: '/v1/districts/:province_code', param: 'province_code', level: 'province', record: V1District, operationId: 'v1ListDistricts', what: 'districts' },
+    { path: '/v1/communes/:district_code', param: 'district_code', level: 'district', record: V1Commune, operationId: 'v1ListCommunes', what: 'communes' },
+    { path: '/v1/villages/:commune_code', param: 'commune_code', level: 'commune', record: V1Village, operationId: 'v1ListVillages', what: 'villages' },
+  ] as const;
+  for (const { path, param, level, record, operationId, what } of lists) {
+    typed.get(path, {
+      config: { cacheable: true },
+      schema: {
+        operationId,
+        tags: [TAGS.v1],
+        summary: `The ${what} of a ${level}, ordered by code`,
+        params: codeParams(param, level),
+        querystring: NoQuery,
+        response: responses(record, `The ${what}.`),
+      },
+    }, async (request) => success(gazetteer.children(find((request.params as Record<string, string>)[param]!, level).code)));
+  }
+}
