@@ -6,6 +6,7 @@ import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, sendError } from './errors.js';
 import { registerCaching } from './plugins/caching.js';
+import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
@@ -32,12 +33,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: correlationId,
-    // Unknown query parameters are rejected (documented), not silently dropped.
-    ajv: { customOptions: { removeAdditional: false } },
+    // Unknown query parameters are rejected (documented), not silently dropped; every bad parameter is reported.
+    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
     // (These requests never reach the onRequest hook, hence the explicit stamp.)
     frameworkErrors: (error, request, reply) =>
       sendError(request, stampHeaders(request, reply), invalidRequest(`Malformed request: ${error.message}`)),
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {

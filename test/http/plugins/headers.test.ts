@@ -1,0 +1,72 @@
+/** Correlation ids, dataset version, ETag/304, Cache-Control and CORS around every response. */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { buildApp } from '../../../src/http/app.js';
+import { CACHE_CONTROL } from '../../../src/http/plugins/caching.js';
+import { API_VERSION } from '../../../src/version.js';
+import { gazetteer } from '../../helper.js';
+
+describe('headers around every response', async () => {
+  const app = await buildApp({ gazetteer: gazetteer() });
+  after(() => app.close());
+
+  it('takes a sane x-correlation-id or x-request-id, else generates a UUID', async () => {
+    const given = await app.inject({ url: '/provinces', headers: { 'x-correlation-id': 'trace-123:abc' } });
+    assert.equal(given.headers['x-correlation-id'], 'trace-123:abc');
+    assert.equal(given.json().metadata.correlationId, 'trace-123:abc');
+    const requestId = await app.inject({ url: '/v1/provinces', headers: { 'x-request-id': 'req.42' } });
+    assert.equal(requestId.headers['x-correlation-id'], 'req.42');
+    for (const insane of ['has space', 'x'.repeat(129), 'new\u2028line', '<script>']) {
+      const response = await app.inject({ url: '/provinces', headers: { 'x-correlation-id': insane } });
+      assert.match(String(response.headers['x-correlation-id']), /^[0-9a-f-]{36}$/, insane);
+    }
+    const a = await app.inject('/provinces');
+    const b = await app.inject('/provinces');
+    assert.notEqual(a.headers['x-correlation-id'], b.headers['x-correlation-id']);
+  });
+
+  it('names the dataset version on data and error responses', async () => {
+    for (const url of ['/provinces', '/v1/provinces/99', '/nowhere', '/health']) {
+      assert.equal((await app.inject(url)).headers['x-dataset-version'], gazetteer().version, url);
+    }
+  });
+
+  it('sends a weak ETag and Cache-Control on data responses, and 304 for a matching If-None-Match', async () => {
+    const first = await app.inject('/v1/provinces');
+    const etag = String(first.headers.etag);
+    assert.equal(etag, `W/"${API_VERSION}+${gazetteer().version}"`);
+    assert.equal(first.headers['cache-control'], CACHE_CONTROL);
+    for (const ifNoneMatch of [etag, etag.slice(2), `"other", ${etag}`, '*']) {
+      const again = await app.inject({ url: '/v1/provinces', headers: { 'if-none-match': ifNoneMatch } });
+      assert.equal(again.statusCode, 304, ifNoneMatch);
+      assert.equal(again.body, '');
+      assert.equal(again.headers.etag, etag);
+    }
+    const stale = await app.inject({ url: '/v1/provinces', headers: { 'if-none-match': 'W/"0.0.0+old"' } });
+    assert.equal(stale.statusCode, 200);
+    assert.ok(stale.body.length > 0);
+  });
+
+  it('never turns an error into a 304 and puts no ETag on errors', async () => {
+    const etag = String((await app.inject('/provinces')).headers.etag);
+    const missing = await app.inject({ url: '/v1/provinces/99', headers: { 'if-none-match': etag } });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.headers.etag, undefined);
+  });
+
+  it('allows any origin to GET and read the custom headers', async () => {
+    const response = await app.inject({ url: '/provinces', headers: { origin: 'https://example.org' } });
+    assert.equal(response.headers['access-control-allow-origin'], '*');
+    assert.match(String(response.headers['access-control-expose-headers']), /x-correlation-id/);
+    const preflight = await app.inject({ method: 'OPTIONS', url: '/provinces',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+    assert.equal(preflight.statusCode, 204);
+    assert.match(String(preflight.headers['access-control-allow-methods']), /GET/);
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const response = await app.inject({ method: 'HEAD', url: '/provinces' });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.body, '');
+  });
+});
