@@ -2,8 +2,12 @@
 import type { Gazetteer } from '../src/gazetteer/gazetteer.js';
 import { loadGazetteer } from '../src/gazetteer/load.js';
 import type { Unit } from '../src/gazetteer/types.js';
+import type { AppOptions } from '../src/http/app.js';
+import { loadSearchIndex } from '../src/search/load.js';
+import type { SearchIndex } from '../src/search/search-index.js';
 
 let cached: Gazetteer | undefined;
+let cachedSearch: SearchIndex | undefined;
 
 export function gazetteer(): Gazetteer {
   cached ??= loadGazetteer();
@@ -15,4 +19,15 @@ export function unit(code: string): Unit {
   const found = gazetteer().byCode(code);
   if (!found) throw new Error(`no unit ${code} in the dataset`);
   return found;
+}
+
+/** The real search index (with data/aliases.csv), built once per test process. */
+export function searchIndex(): SearchIndex {
+  cachedSearch ??= loadSearchIndex(gazetteer());
+  return cachedSearch;
+}
+
+/** What buildApp needs, from the real data. */
+export function appOptions(): AppOptions {
+  return { gazetteer: gazetteer(), search: searchIndex() };
 }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, sendError } from './errors.js';
 import { registerCaching } from './plugins/caching.js';
@@ -11,10 +12,14 @@ import { correlationId } from './plugins/correlation.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
+import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
+import { v1SearchRoutes } from './routes/v1/search.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
+  /** The search index over the gazetteer (built once at start; tests share one). */
+  search: SearchIndex;
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -27,7 +32,7 @@ const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag'];
  * Order matters: error handling and caching hooks and the OpenAPI collector come before the routes.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { gazetteer } = options;
+  const { gazetteer, search } = options;
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
   const app = Fastify({
@@ -62,7 +67,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The data routes of both shapes, in one scope so that a hook (API keys) can be put in front of all of them.
   await app.register(async (data) => {
     await data.register(identifierHierarchyRoutes, { gazetteer });
+    await data.register(identifierSearchRoutes, { gazetteer, search });
     await data.register(v1HierarchyRoutes, { gazetteer });
+    await data.register(v1SearchRoutes, { search });
   });
   return app;
 }

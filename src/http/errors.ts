@@ -27,15 +27,35 @@ export class ApiError extends Error {
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
 export const invalidRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, details);
 
-/** Whether a URL belongs to the code-based shape. */
-export function isV1(url: string): boolean {
-  return url === '/v1' || url.startsWith('/v1/') || url.startsWith('/v1?');
+/** Whether a path belongs to the code-based shape. */
+export function isV1(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?');
+}
+
+/**
+ * The path that decides a request's shape: the matched route's pattern, else the decoded path without any
+ * absolute-form `http://host` prefix. (The raw URL is not enough: `/%761/provinces` is routed to `/v1/provinces`.)
+ */
+export function requestPath(request: FastifyRequest): string {
+  const route = request.routeOptions?.url;
+  if (route) return route;
+  const path = request.url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, '').split('?', 1)[0]!;
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
+
+/** A path shortened for a message, so that a 5,000-character URL is not echoed back whole. */
+export function quotePath(path: string): string {
+  return path.length > 120 ? `${path.slice(0, 120)}...` : path;
 }
 
 /** The error body for this request's shape. */
 export function errorEnvelope(request: FastifyRequest, error: ApiError) {
   const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
-  return isV1(request.url)
+  return isV1(requestPath(request))
     ? { status: 'error' as const, error: body }
     : { statusCode: error.statusCode, error: body, metadata: { correlationId: request.id } };
 }
@@ -86,6 +106,7 @@ function collapseLiteralUnions(errors: AjvError[]): AjvError[] {
 }
 
 const STATUS_CODES: Record<number, ErrorCode> = {
+  403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
   406: 'not_acceptable',

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../src/http/app.js';
-import { gazetteer } from '../helper.js';
+import { appOptions, gazetteer } from '../helper.js';
 
 describe('buildApp', async () => {
-  const app = await buildApp({ gazetteer: gazetteer() });
+  const app = await buildApp(appOptions());
   after(() => app.close());
 
   it('answers GET /health with the dataset version', async () => {

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../src/http/app.js';
-import { gazetteer, unit } from '../helper.js';
+import { appOptions, unit } from '../helper.js';
 
 describe('one error model', async () => {
-  const app = await buildApp({ gazetteer: gazetteer() });
+  const app = await buildApp(appOptions());
   // Routes that fail the way a bug would, one per shape, to see what a 500 looks like.
   app.get('/boom', async () => {
     throw new Error('secret internals: /etc/passwd at line 3');

@@ -21,6 +21,8 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
     metadata: { correlationId },
   });
   this.log.debug({ err: error, correlationId }, 'client error');
+  // A response to HEAD has no body; the bytes received tell the method, the request was never parsed.
+  const isHead = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end([
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'Content-Type: application/json; charset=utf-8',
@@ -28,6 +30,6 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
     `x-correlation-id: ${correlationId}`,
     'Connection: close',
     '',
-    body,
+    isHead ? '' : body,
   ].join('\r\n'));
 }

@@ -2,9 +2,9 @@
  * Error handler, not-found handler and 405 detection for the whole app. Every failure leaves as JSON in the
  * envelope of its shape (see ../errors.ts); a 5xx is logged with its stack, which never reaches the body.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { ApiError, sendError, toApiError } from '../errors.js';
+import { ApiError, quotePath, sendError, toApiError } from '../errors.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -16,19 +16,28 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (methods.includes('GET')) getRoutes.on('GET', route.url, () => undefined);
   });
 
+  /** 405 for another method on a path that answers GET, else 404. */
+  const noRoute = (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0]!;
+    if (!READ_METHODS.has(request.method) && getRoutes.find('GET', path)) {
+      reply.header('allow', 'GET, HEAD');
+      return sendError(request, reply, new ApiError(405, 'method_not_allowed',
+        `${request.method} is not allowed on ${quotePath(path)}: the API is read-only, use GET.`));
+    }
+    return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${quotePath(path)}. See /docs for the API.`));
+  };
+
+  // Every route is a GET, so any other method (but CORS preflights) has no route: answer it here, before Fastify
+  // would parse a body and refuse it with a 400 or 415 that hides the real problem.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!READ_METHODS.has(request.method) && request.method !== 'OPTIONS') return noRoute(request, reply);
+  });
+
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error as Error);
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?', 1)[0]!;
-    if (!READ_METHODS.has(request.method) && getRoutes.find('GET', path)) {
-      reply.header('allow', 'GET, HEAD');
-      return sendError(request, reply, new ApiError(405, 'method_not_allowed',
-        `${request.method} is not allowed on ${path}: the API is read-only, use GET.`));
-    }
-    return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${path}. See /docs for the API.`));
-  });
+  app.setNotFoundHandler(noRoute);
 }

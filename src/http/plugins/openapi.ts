@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 export const TAGS = {
   hierarchy: 'Hierarchy (identifier-based)',
   v1: 'Hierarchy (code-based, /v1)',
+  search: 'Search and postal codes',
   service: 'Service',
 } as const;
 
@@ -32,6 +33,13 @@ characters of \`A-Za-z0-9._~:/+=-\`; else a new UUID) and \`x-dataset-version\`.
 
 export async function registerOpenApi(app: FastifyInstance, { apiVersion, datasetVersion }: { apiVersion: string; datasetVersion: string }): Promise<void> {
   await app.register(swagger, {
+    // OpenAPI tools want named path parameters: a wildcard route (/locations/*) is documented as /locations/{path}.
+    transform: ({ schema, url }) => {
+      if (!url.endsWith('/*') || !schema) return { schema, url };
+      const params = schema.params as { properties: Record<string, unknown> } | undefined;
+      const renamed = params ? { ...params, properties: { path: params.properties['*'] }, required: ['path'] } : params;
+      return { schema: { ...schema, params: renamed } as never, url: `${url.slice(0, -1)}:path` };
+    },
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -46,6 +54,7 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
       tags: [
         { name: TAGS.hierarchy, description: 'Provinces, districts, communes and villages by UUID, names in `lang`.' },
         { name: TAGS.v1, description: 'The same hierarchy by NCDD code, both names in every record.' },
+        { name: TAGS.search, description: 'Find places by name in Khmer or Latin script (any common romanization, typos tolerated) or by postal code, and resolve a postal code.' },
         { name: TAGS.service, description: 'Health and documentation.' },
       ],
     },

@@ -6,7 +6,7 @@
 import { Type, type TSchema } from 'typebox';
 
 /** Stable, machine-readable error codes. Clients branch on these, never on messages. */
-export const ERROR_CODES = ['invalid_request', 'not_found', 'method_not_allowed', 'not_acceptable', 'payload_too_large',
+export const ERROR_CODES = ['invalid_request', 'forbidden', 'not_found', 'method_not_allowed', 'not_acceptable', 'payload_too_large',
   'unsupported_media_type', 'request_header_too_large', 'internal_error'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

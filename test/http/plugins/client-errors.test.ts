@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/http/app.js';
-import { gazetteer } from '../../helper.js';
+import { appOptions } from '../../helper.js';
 
 /** Sends raw bytes and returns the whole raw response. */
 function raw(port: number, request: string): Promise<string> {
@@ -32,7 +32,7 @@ describe('client errors', () => {
   let app: FastifyInstance;
   let port: number;
   before(async () => {
-    app = await buildApp({ gazetteer: gazetteer() });
+    app = await buildApp(appOptions());
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as { port: number }).port;
   });

@@ -4,10 +4,10 @@ import { after, describe, it } from 'node:test';
 import { buildApp } from '../../../src/http/app.js';
 import { CACHE_CONTROL } from '../../../src/http/plugins/caching.js';
 import { API_VERSION } from '../../../src/version.js';
-import { gazetteer } from '../../helper.js';
+import { appOptions, gazetteer } from '../../helper.js';
 
 describe('headers around every response', async () => {
-  const app = await buildApp({ gazetteer: gazetteer() });
+  const app = await buildApp(appOptions());
   after(() => app.close());
 
   it('takes a sane x-correlation-id or x-request-id, else generates a UUID', async () => {

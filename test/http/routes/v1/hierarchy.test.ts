@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../../../src/http/app.js';
-import { gazetteer } from '../../../helper.js';
+import { appOptions } from '../../../helper.js';
 
 describe('code-based hierarchy routes (/v1)', async () => {
-  const app = await buildApp({ gazetteer: gazetteer() });
+  const app = await buildApp(appOptions());
   after(() => app.close());
   const get = async (url: string) => {
     const response = await app.inject({ method: 'GET', url });

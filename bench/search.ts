@@ -1,0 +1,77 @@
+/**
+ * Search engine benchmark, in-process: index build time and memory, then every relevance-suite query timed
+ * uncached (the ranking itself) and its p50/p99, then paging through a large result set with and without the
+ * ranking cache.
+ *
+ *   npm run bench:search            (node --expose-gc for the memory figure)
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { loadGazetteer } from '../src/gazetteer/load.js';
+import { loadAliases } from '../src/search/aliases.js';
+import { SearchIndex } from '../src/search/search-index.js';
+
+const ROUNDS = 50;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
+
+const gazetteer = loadGazetteer();
+const aliases = loadAliases();
+const queries = [...new Set((JSON.parse(readFileSync(new URL('../test/search/relevance-cases.json', import.meta.url), 'utf8')) as { q: string }[])
+  .map((c) => c.q.trim()))];
+
+gc?.();
+const heapBefore = process.memoryUsage().heapUsed;
+let started = performance.now();
+const index = new SearchIndex(gazetteer.units, aliases, { cacheSize: 0 });
+const buildMs = performance.now() - started;
+gc?.();
+const heapAfter = process.memoryUsage().heapUsed;
+// Warm up the JIT so that the figures describe a running server.
+for (let i = 0; i < 5; i++) for (const q of queries) index.search(q);
+const builds: number[] = [];
+for (let i = 0; i < 5; i++) {
+  started = performance.now();
+  new SearchIndex(gazetteer.units, aliases);
+  builds.push(performance.now() - started);
+}
+
+const perQuery: number[] = [];
+const all: number[] = [];
+for (const q of queries) {
+  const times: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const t = performance.now();
+    index.search(q, { limit: 10 });
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  perQuery.push(percentile(times, 50));
+  all.push(...times);
+}
+all.sort((a, b) => a - b);
+perQuery.sort((a, b) => a - b);
+const slowest = queries.map((q) => ({ q, ms: (() => { const t = performance.now(); index.search(q); return performance.now() - t; })() }))
+  .sort((a, b) => b.ms - a.ms).slice(0, 5);
+
+// Paging: 40 pages of 25 through "phum" (hundreds of results), ranking every time vs once.
+const cached = new SearchIndex(gazetteer.units, aliases);
+const pageRun = (ix: SearchIndex) => {
+  const t = performance.now();
+  for (let p = 0; p < 40; p++) ix.search('phum', { offset: p * 25, limit: 25 });
+  return (performance.now() - t) / 40;
+};
+pageRun(cached);
+
+console.log(`machine: ${os.cpus()[0]?.model} × ${os.cpus().length}, Node ${process.version}`);
+console.log(`index: first build ${buildMs.toFixed(0)} ms (cold), warm builds median ${builds.sort((a, b) => a - b)[2]!.toFixed(0)} ms; ` +
+  `heap ${gc ? `${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB` : 'n/a (run with --expose-gc)'}; ${aliases.length} aliases`);
+console.log(`queries: ${queries.length} distinct from the relevance suite, ${ROUNDS} rounds each, uncached`);
+console.log(`  all runs:         p50 ${us(percentile(all, 50))}  p99 ${us(percentile(all, 99))}  max ${us(all.at(-1)!)}`);
+console.log(`  per-query median: p50 ${us(percentile(perQuery, 50))}  p99 ${us(percentile(perQuery, 99))}`);
+console.log(`  slowest: ${slowest.map((s) => `${JSON.stringify(s.q)} ${us(s.ms)}`).join(', ')}`);
+console.log(`paging "phum" (${index.search('phum').total} results), per page of 25: uncached ${us(pageRun(index))}, cached ranking ${us(pageRun(cached))}`);

@@ -1,0 +1,44 @@
+/** Khmer-script normalisation for matching. */
+import { asciiDigits } from './latin.js';
+
+const ZERO_WIDTH = /[\u200B-\u200D\uFEFF]/g;
+const COENG_DA = /\u17D2\u178A/g; // ្ដ, written interchangeably with ្ត
+/** Spaces and punctuation carry no meaning in a Khmer name: ទី ១ = ទី១, ទី៦ «ក» = ទី៦ក. */
+const NOT_MEANINGFUL = /[\s"'«»‹›()[\]\-.,/;:`]/g;
+const KHMER_UNIT_WORDS = ['រាជធានី', 'ខេត្ត', 'ស្រុក', 'ខណ្ឌ', 'ក្រុង', 'ឃុំ', 'សង្កាត់', 'ភូមិ'];
+/** ទី (ordinal) before a number: ភូមិទី១ = ភូមិ ១. */
+const ORDINAL_BEFORE_DIGIT = /ទី(?=\d)/g;
+
+export const KHMER_LETTER = /[\u1780-\u17FF]/;
+
+export function hasKhmer(text: string): boolean {
+  return KHMER_LETTER.test(text);
+}
+
+/** One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, no spaces. */
+export function normaliseKhmer(text: string): string {
+  return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
+    .replace(COENG_DA, '\u17D2\u178F')
+    .replace(NOT_MEANINGFUL, '')
+    .replace(ORDINAL_BEFORE_DIGIT, '');
+}
+
+/** The normalised text without a leading unit word (ខេត្ត, ស្រុក, ភូមិ...), when a name is left. */
+export function stripKhmerUnitWord(normalised: string): string {
+  const unit = KHMER_UNIT_WORDS.find((w) => normalised.startsWith(w) && normalised.length > w.length);
+  return unit ? normalised.slice(unit.length) : normalised;
+}
+
+/**
+ * Offsets where a substring may start: at a base letter, independent vowel or digit, never inside a cluster
+ * (not at a dependent vowel or sign, nor at a consonant written below another after the coeng ្).
+ */
+export function clusterStarts(normalised: string): number[] {
+  const starts: number[] = [];
+  for (let i = 0; i < normalised.length; i++) {
+    const code = normalised.charCodeAt(i);
+    const dependent = (code >= 0x17b6 && code <= 0x17d3) || code === 0x17dd;
+    if (!dependent && normalised.charCodeAt(i - 1) !== 0x17d2) starts.push(i);
+  }
+  return starts;
+}

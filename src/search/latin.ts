@@ -1,0 +1,122 @@
+/**
+ * Latin-script normalisation for matching: folded tokens (case, diacritics, apostrophes, hyphens, spacing),
+ * number words as digits, unit words dropped, and the romanization key that bridges spelling systems.
+ */
+
+const KHMER_DIGITS = /[\u17E0-\u17E9]/g;
+
+/** Khmer digits ០-៩ to ASCII 0-9 (people mix them in every script). */
+export function asciiDigits(text: string): string {
+  return text.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0));
+}
+
+/** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */
+const NUMBER_WORDS: Record<string, string> = {
+  muoy: '1', mouy: '1', muy: '1', moy: '1',
+  pir: '2', pi: '2',
+  bei: '3', bey: '3',
+  buon: '4', boun: '4', buan: '4',
+  pram: '5', bram: '5',
+  prammuoy: '6', prampir: '7', prambei: '8', prambuon: '9',
+  dap: '10', dop: '10',
+};
+/** "pram muoy" written as two words. */
+const AFTER_PRAM: Record<string, string> = { '1': '6', '2': '7', '3': '8', '4': '9' };
+const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4' };
+/** Words that only announce a number: "Ti" (ទី, ordinal), "Lekh"/"No" (number). Dropped before digits. */
+const NUMBER_MARKERS = new Set(['ti', 'ty', 'lekh', 'no']);
+
+/** Administrative unit words that people put before a name (Khan Chamkar Mon, Srok Bavel, Province of...). */
+const LEADING_UNIT_WORDS = [['reach', 'theani'], ['khaet'], ['khet'], ['khan'], ['krong'], ['srok'], ['khum'], ['sangkat'],
+  ['phum'], ['province'], ['district'], ['commune'], ['village'], ['municipality'], ['city'], ['capital'], ['quarter'], ['section']];
+/** ... and after it (Kampot Province, Chamkar Mon District, Siem Reap City). */
+const TRAILING_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village', 'municipality', 'city', 'capital', 'quarter',
+  'section', 'khan', 'krong', 'srok', 'khum', 'sangkat', 'phum', 'town']);
+
+/** Lowercase ASCII words: diacritics dropped, apostrophes joined (L'ak -> lak), other punctuation splits. */
+export function foldWords(text: string): string[] {
+  return asciiDigits(text)
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['’‘`ʼ]/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .split(' ')
+    .filter(Boolean)
+    // "bkk1" -> "bkk 1", "phum12" -> "phum 12"
+    .flatMap((word) => word.split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/));
+}
+
+/** Number words to digits, then number markers before a digit dropped: "ti muoy" -> "1", "pram pir" -> "7". */
+export function normaliseNumbers(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const isLast = i === words.length - 1;
+    let value = NUMBER_WORDS[word] ?? (isLast && i > 0 ? ROMAN[word] : undefined) ?? word;
+    // Only "pram" + 1..4 compose; "pram" alone stays 5.
+    if (value === '5' && i + 1 < words.length && AFTER_PRAM[NUMBER_WORDS[words[i + 1]!] ?? '']) {
+      value = AFTER_PRAM[NUMBER_WORDS[words[i + 1]!]!]!;
+      i++;
+    }
+    out.push(value);
+  }
+  return out.filter((word, i) => !(NUMBER_MARKERS.has(word) && /^\d/.test(out[i + 1] ?? '')));
+}
+
+/** Drops one leading and one trailing unit word, when a name is left. */
+export function stripUnitWords(words: readonly string[]): string[] {
+  let start = 0;
+  for (const phrase of LEADING_UNIT_WORDS) {
+    if (words.length > phrase.length && phrase.every((w, i) => words[i] === w)) {
+      start = phrase.length;
+      break;
+    }
+  }
+  let end = words.length;
+  if (end - start > 1 && TRAILING_UNIT_WORDS.has(words[end - 1]!)) end--;
+  return words.slice(start, end);
+}
+
+/**
+ * The matching forms of a Latin text: its words (numbers read), their core without unit words, and the folded
+ * words as typed (for typing in progress: "Boeng Keng Kang T" is the start of "...Ti Muoy", not of "...1").
+ */
+export function latinForms(text: string): { words: string[]; core: string[]; typed: string[] } {
+  const typed = foldWords(text);
+  const words = normaliseNumbers(typed);
+  return { words, core: stripUnitWords(words), typed };
+}
+
+/** Words joined without spaces: "Siem Reap" and "Siemreap" compare equal. */
+export const compact = (words: readonly string[]): string => words.join('');
+
+function wordKey(word: string): string {
+  if (/^\d+$/.test(word)) return word;
+  return word
+    // aspiration and digraphs: ឆ chh/ch, ខ kh/k, ថ th/t, ផ ph/p
+    .replace(/chh/g, 'ch').replace(/ch/g, 'c').replace(/kh/g, 'k').replace(/th/g, 't').replace(/ph/g, 'p')
+    .replace(/d/g, 't').replace(/b/g, 'p').replace(/g/g, 'k').replace(/w/g, 'v')
+    // a final h or v after a vowel is part of the vowel: Preah/Prea, Kaoh/Koh, Kaev/Keo
+    .replace(/([aeiouy])[hv]$/, '$1');
+}
+
+/**
+ * Romanization key: one spelling for the many ways a Khmer name is written in Latin letters. Folds aspiration,
+ * d/t, b/p, g/k, a final h, every run of vowels, doubled letters and spaces, so Batdambang = Battambang,
+ * Kaeb = Kep, Paoy Paet = Poipet, Kompong = Kampong. It also merges distinct names (about a fifth of spellings),
+ * so its matches rank below exact and prefix ones.
+ */
+export function romanizationKey(words: readonly string[]): string {
+  return collapse(words.map(wordKey).join(''));
+}
+
+const collapse = (key: string) => key.replace(/[aeiouy]+/g, 'a').replace(/(.)\1+/g, '$1');
+
+/**
+ * The key word by word, separated by spaces, for matching the start of a name: every query word but the last must
+ * have the key of the name's word in its place, so "Tboung Khmun" is not the start of "Tbaeng Mean Chey".
+ */
+export function wordKeys(words: readonly string[]): string {
+  return words.map((word) => collapse(wordKey(word))).join(' ');
+}

@@ -1,0 +1,334 @@
+/**
+ * The search engine: indexes built once at start, then every query answered from maps and sorted arrays, never
+ * by scanning all names.
+ *
+ * A query is read one of three ways:
+ * - 2 to 6 digits (ASCII or Khmer, spaces ignored): a postal code or its prefix;
+ * - with Khmer letters: Khmer names and aliases, normalised (see khmer.ts), matched whole, from the start, or from
+ *   any cluster inside the name;
+ * - otherwise Latin: folded words (see latin.ts) matched whole, from the start, from a word inside the name, by
+ *   romanization key, by alias, or with typos.
+ *
+ * Results are ranked by how they matched (the tiers below), then by level (province first), then by Latin name,
+ * then by code, so the same query always gives the same order.
+ */
+import type { Unit } from '../gazetteer/types.js';
+import { LEVELS } from '../gazetteer/types.js';
+import type { Alias } from './aliases.js';
+import { clusterStarts, hasKhmer, normaliseKhmer, stripKhmerUnitWord } from './khmer.js';
+import { asciiDigits, compact, latinForms, romanizationKey, wordKeys } from './latin.js';
+import { SortedKeys } from './sorted-keys.js';
+import { TypoIndex, typoBudget } from './typo.js';
+
+/** How a result matched, as the API reports it. */
+export type MatchKind = 'exact' | 'alias' | 'postal_code' | 'prefix' | 'contains' | 'variant' | 'typo';
+
+/**
+ * Ranking tiers, best first. An exact alias (a whole name people use, e.g. Sihanoukville) ranks right after an exact
+ * name; loose alias matches (alias prefix or key) rank after the romanization key, typos last.
+ */
+const TIERS = [
+  { name: 'exact', kind: 'exact' },
+  { name: 'alias', kind: 'alias' },
+  { name: 'postal-owner', kind: 'postal_code' },
+  { name: 'postal', kind: 'postal_code' },
+  { name: 'prefix', kind: 'prefix' },
+  { name: 'contains', kind: 'contains' },
+  { name: 'variant', kind: 'variant' },
+  { name: 'variant-prefix', kind: 'variant' },
+  { name: 'alias-loose', kind: 'alias' },
+  { name: 'typo', kind: 'typo' },
+] as const;
+type TierName = (typeof TIERS)[number]['name'];
+const TIER: Record<TierName, number> = Object.fromEntries(TIERS.map((t, i) => [t.name, i])) as Record<TierName, number>;
+const NO_TIER = 255;
+
+/** Sort key: tier in the high bits, the unit's position in (level, name, code) order in the low 15 bits. */
+const ORDER_BITS = 15;
+
+export interface SearchHit {
+  unit: Unit;
+  match: MatchKind;
+}
+
+export interface SearchPage {
+  total: number;
+  hits: SearchHit[];
+}
+
+/** Collects the best tier of every unit a query touches. */
+class Matches {
+  readonly touched: number[] = [];
+  constructor(private readonly best: Uint8Array) {}
+
+  add(unit: number, tier: number): void {
+    const current = this.best[unit]!;
+    if (current === NO_TIER) this.touched.push(unit);
+    if (tier < current) this.best[unit] = tier;
+  }
+
+  addAll(units: readonly number[] | undefined, tier: number): void {
+    if (units) for (const unit of units) this.add(unit, tier);
+  }
+}
+
+class MultiMap {
+  private readonly map = new Map<string, number[]>();
+  add(key: string, unit: number): void {
+    const list = this.map.get(key);
+    if (!list) this.map.set(key, [unit]);
+    else if (list.at(-1) !== unit) list.push(unit);
+  }
+  get(key: string): number[] | undefined {
+    return this.map.get(key);
+  }
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
+}
+
+/** A ranked result list, cached so that paging through it does not rank again. */
+interface Ranked {
+  units: Int32Array;
+  tiers: Uint8Array;
+}
+
+/** Rankings kept for paging (the most recently used). */
+const DEFAULT_CACHE_SIZE = 512;
+
+export interface SearchIndexOptions {
+  /** How many rankings to keep for paging; 0 ranks every call (benchmarks). */
+  cacheSize?: number;
+}
+
+export class SearchIndex {
+  private readonly units: readonly Unit[];
+  /** Position of each unit in (level, folded Latin name, code) order, and its inverse. */
+  private readonly order: Int32Array;
+  private readonly byOrder: Int32Array;
+
+  private readonly latinExact = new MultiMap();
+  private readonly latinPrefix: SortedKeys;
+  private readonly latinWordSuffix: SortedKeys;
+  private readonly keyExact = new MultiMap();
+  private readonly keyPrefix: SortedKeys;
+  private readonly khmerExact = new MultiMap();
+  private readonly khmerPrefix: SortedKeys;
+  private readonly khmerInner: SortedKeys;
+  private readonly aliasExact = new MultiMap();
+  private readonly aliasKey = new MultiMap();
+  private readonly aliasPrefix: SortedKeys;
+  private readonly postal: SortedKeys;
+  private readonly postalOwner = new Map<string, number>();
+  /** Word -> units having it in a name's core; a unit's word lists, to check typo candidates. */
+  private readonly wordPostings = new MultiMap();
+  private readonly unitWordLists: string[][][];
+  private readonly typoWords: TypoIndex;
+  /** Compact forms of multi-word names, for a query typed as one word with a typo ("siemreapp"). */
+  private readonly compactNames = new MultiMap();
+  private readonly typoCompact: TypoIndex;
+
+  private readonly best: Uint8Array;
+  private readonly cache = new Map<string, Ranked>();
+  private readonly cacheSize: number;
+
+  constructor(units: readonly Unit[], aliases: readonly Alias[] = [], { cacheSize = DEFAULT_CACHE_SIZE }: SearchIndexOptions = {}) {
+    this.cacheSize = cacheSize;
+    if (units.length >= 1 << ORDER_BITS) throw new Error('too many units for the sort key');
+    this.units = units;
+    this.best = new Uint8Array(units.length).fill(NO_TIER);
+    const indexOf = new Map(units.map((u, i) => [u.code, i]));
+
+    const sortName = units.map((u) => compact(latinForms(u.name_latin).words));
+    const ordered = units.map((_, i) => i).sort((a, b) => {
+      const ua = units[a]!;
+      const ub = units[b]!;
+      return LEVELS.indexOf(ua.level) - LEVELS.indexOf(ub.level)
+        || (sortName[a]! < sortName[b]! ? -1 : sortName[a]! > sortName[b]! ? 1 : 0)
+        || (ua.code < ub.code ? -1 : 1);
+    });
+    this.byOrder = Int32Array.from(ordered);
+    this.order = new Int32Array(units.length);
+    ordered.forEach((unit, position) => (this.order[unit] = position));
+
+    const latinPrefix: [string, number][] = [];
+    const wordSuffix: [string, number][] = [];
+    const keyPrefix: [string, number][] = [];
+    const khmerPrefix: [string, number][] = [];
+    const khmerInner: [string, number][] = [];
+    this.unitWordLists = units.map(() => []);
+
+    units.forEach((unit, u) => {
+      for (const name of [unit.name_latin, unit.name_ungegn]) {
+        if (!name) continue;
+        const { words, core, typed } = latinForms(name);
+        for (const form of distinct([words, core])) {
+          const c = compact(form);
+          this.latinExact.add(c, u);
+          latinPrefix.push([c, u]);
+          for (let i = 1; i < form.length; i++) wordSuffix.push([compact(form.slice(i)), u]);
+          this.keyExact.add(romanizationKey(form), u);
+          keyPrefix.push([wordKeys(form), u]);
+        }
+        if (compact(typed) !== compact(words)) latinPrefix.push([compact(typed), u]);
+        this.unitWordLists[u]!.push(core);
+        for (const word of core) this.wordPostings.add(word, u);
+        if (core.length > 1) this.compactNames.add(compact(core), u);
+      }
+      const khmer = normaliseKhmer(unit.name_km);
+      for (const form of distinct([khmer, stripKhmerUnitWord(khmer)])) {
+        this.khmerExact.add(form, u);
+        for (const start of clusterStarts(form)) (start === 0 ? khmerPrefix : khmerInner).push([form.slice(start), u]);
+      }
+    });
+
+    const aliasPrefix: [string, number][] = [];
+    for (const alias of aliases) {
+      const targets = alias.codes.map((code) => {
+        const u = indexOf.get(code);
+        if (u === undefined) throw new Error(`alias ${JSON.stringify(alias.alias)} points at unknown unit ${code}`);
+        return u;
+      });
+      const forms = hasKhmer(alias.alias)
+        ? distinct([normaliseKhmer(alias.alias), stripKhmerUnitWord(normaliseKhmer(alias.alias))]).map((f) => ({ text: f, key: null }))
+        : distinct([latinForms(alias.alias).words, latinForms(alias.alias).core]).map((f) => ({ text: compact(f), key: romanizationKey(f) }));
+      for (const { text, key } of forms) {
+        for (const u of targets) {
+          this.aliasExact.add(text, u);
+          aliasPrefix.push([text, u]);
+          if (key) this.aliasKey.add(key, u);
+        }
+      }
+    }
+
+    this.latinPrefix = new SortedKeys(latinPrefix);
+    this.latinWordSuffix = new SortedKeys(wordSuffix);
+    this.keyPrefix = new SortedKeys(keyPrefix);
+    this.khmerPrefix = new SortedKeys(khmerPrefix);
+    this.khmerInner = new SortedKeys(khmerInner);
+    this.aliasPrefix = new SortedKeys(aliasPrefix);
+    this.postal = new SortedKeys(units.map((unit, u) => [unit.postal_code, u] as const));
+    units.forEach((unit, u) => {
+      if (unit.level !== 'village') this.postalOwner.set(unit.postal_code, u);
+    });
+    this.typoWords = new TypoIndex(this.wordPostings.keys());
+    this.typoCompact = new TypoIndex(this.compactNames.keys(), 1);
+  }
+
+  /** One page of the ranked results for a query; `total` counts them all. */
+  search(query: string, { offset = 0, limit = 10 }: { offset?: number; limit?: number } = {}): SearchPage {
+    const ranked = this.ranked(query);
+    const hits: SearchHit[] = [];
+    for (let i = offset; i < Math.min(offset + limit, ranked.units.length); i++) {
+      hits.push({ unit: this.units[ranked.units[i]!]!, match: TIERS[ranked.tiers[i]!]!.kind });
+    }
+    return { total: ranked.units.length, hits };
+  }
+
+  private ranked(query: string): Ranked {
+    const cached = this.cache.get(query);
+    if (cached) {
+      // Refresh its place in the LRU order.
+      this.cache.delete(query);
+      this.cache.set(query, cached);
+      return cached;
+    }
+    const ranked = this.rank(query);
+    if (this.cacheSize === 0) return ranked;
+    this.cache.set(query, ranked);
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    return ranked;
+  }
+
+  private rank(query: string): Ranked {
+    const matches = new Matches(this.best);
+    const digits = asciiDigits(query).replace(/\s+/g, '');
+    if (/^\d{2,6}$/.test(digits)) this.matchPostal(digits, matches);
+    else if (hasKhmer(query)) this.matchKhmer(query, matches);
+    else this.matchLatin(query, matches);
+
+    const keys = new Float64Array(matches.touched.length);
+    matches.touched.forEach((u, i) => (keys[i] = this.best[u]! * 2 ** ORDER_BITS + this.order[u]!));
+    keys.sort();
+    const units = new Int32Array(keys.length);
+    const tiers = new Uint8Array(keys.length);
+    keys.forEach((key, i) => {
+      units[i] = this.byOrder[key % 2 ** ORDER_BITS]!;
+      tiers[i] = Math.floor(key / 2 ** ORDER_BITS);
+    });
+    for (const u of matches.touched) this.best[u] = NO_TIER;
+    return { units, tiers };
+  }
+
+  /** A whole postal code: its owner first (a province, district or commune), then the villages that carry it. */
+  private matchPostal(digits: string, matches: Matches): void {
+    const owner = digits.length === 6 ? this.postalOwner.get(digits) : undefined;
+    if (owner !== undefined) matches.add(owner, TIER['postal-owner']);
+    this.postal.forPrefix(digits, (u) => matches.add(u, TIER.postal));
+  }
+
+  private matchKhmer(query: string, matches: Matches): void {
+    const normalised = normaliseKhmer(query);
+    for (const form of distinct([normalised, stripKhmerUnitWord(normalised)])) {
+      matches.addAll(this.khmerExact.get(form), TIER.exact);
+      matches.addAll(this.aliasExact.get(form), TIER.alias);
+      this.khmerPrefix.forPrefix(form, (u) => matches.add(u, TIER.prefix));
+      // One letter inside names would match most of them: substrings from two code points.
+      if (form.length >= 2) this.khmerInner.forPrefix(form, (u) => matches.add(u, TIER.contains));
+      this.aliasPrefix.forPrefix(form, (u) => matches.add(u, TIER['alias-loose']));
+    }
+  }
+
+  private matchLatin(query: string, matches: Matches): void {
+    const { words, core, typed } = latinForms(query);
+    if (compact(typed) !== compact(words)) this.latinPrefix.forPrefix(compact(typed), (u) => matches.add(u, TIER.prefix));
+    for (const form of distinct([core, words])) {
+      const c = compact(form);
+      const key = romanizationKey(form);
+      matches.addAll(this.latinExact.get(c), TIER.exact);
+      matches.addAll(this.aliasExact.get(c), TIER.alias);
+      this.latinPrefix.forPrefix(c, (u) => matches.add(u, TIER.prefix));
+      if (c.length >= 2) this.latinWordSuffix.forPrefix(c, (u) => matches.add(u, TIER.contains));
+      // The key merges a lot: only from 3 letters, and as a prefix only from 5.
+      if (c.length >= 3) {
+        matches.addAll(this.keyExact.get(key), TIER.variant);
+        matches.addAll(this.aliasKey.get(key), TIER['alias-loose']);
+      }
+      if (c.length >= 5) this.keyPrefix.forPrefix(wordKeys(form), (u) => matches.add(u, TIER['variant-prefix']));
+      if (c.length >= 4) this.aliasPrefix.forPrefix(c, (u) => matches.add(u, TIER['alias-loose']));
+    }
+    this.matchTypos(core.length > 0 ? core : words, matches);
+  }
+
+  /**
+   * Typos: every query word of 5+ letters may differ from the name's word by one edit, 9+ by two; shorter words
+   * must be exact; the name must have as many words. A one-word query is also compared with multi-word names
+   * written together ("siemreapp").
+   */
+  private matchTypos(words: readonly string[], matches: Matches): void {
+    const options = words.map((w) => [w, ...this.typoWords.near(w)]);
+    const fuzzy = options.findIndex((o) => o.length > 1);
+    if (fuzzy >= 0) {
+      for (const candidateWord of options[fuzzy]!) {
+        for (const u of this.wordPostings.get(candidateWord) ?? []) {
+          const fits = this.unitWordLists[u]!.some((name) =>
+            name.length === words.length && name.every((w, i) => options[i]!.includes(w)));
+          if (fits) matches.add(u, TIER.typo);
+        }
+      }
+    }
+    if (words.length === 1 && typoBudget(words[0]!.length) > 0) {
+      for (const near of this.typoCompact.near(words[0]!)) matches.addAll(this.compactNames.get(near), TIER.typo);
+    }
+  }
+}
+
+function distinct<T>(forms: T[]): T[] {
+  const seen = new Set<string>();
+  return forms.filter((f) => {
+    const key = JSON.stringify(f);
+    if (seen.has(key) || (Array.isArray(f) ? f.length === 0 : f === '')) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { asciiDigits, compact, foldWords, latinForms, normaliseNumbers, romanizationKey, stripUnitWords } from '../../src/search/latin.js';
+
+const key = (text: string) => romanizationKey(latinForms(text).core);
+
+describe('Latin normalisation', () => {
+  it('folds case, diacritics, apostrophes, hyphens and spacing', () => {
+    assert.deepEqual(foldWords('Kratié'), ['kratie']);
+    assert.deepEqual(foldWords("Tuek L'ak"), ['tuek', 'lak']);
+    assert.deepEqual(foldWords('Tuek-L’ak  Ti-Muoy'), ['tuek', 'lak', 'ti', 'muoy']);
+    assert.deepEqual(foldWords('BKK1'), ['bkk', '1']);
+    assert.deepEqual(foldWords('Phum១២'), ['phum', '12']);
+    assert.equal(compact(foldWords('Siem Reap')), compact(foldWords('Siemreap')));
+  });
+
+  it('reads number words and drops the markers before numbers', () => {
+    assert.deepEqual(normaliseNumbers(['boeng', 'keng', 'kang', 'ti', 'muoy']), ['boeng', 'keng', 'kang', '1']);
+    assert.deepEqual(normaliseNumbers(['kilomaetr', 'lekh', 'prammuoy']), ['kilomaetr', '6']);
+    assert.deepEqual(normaliseNumbers(['phum', 'pram', 'pir']), ['phum', '7']);
+    assert.deepEqual(normaliseNumbers(['boeung', 'pram']), ['boeung', '5']);
+    assert.deepEqual(normaliseNumbers(['boeng', 'keng', 'kang', 'iii']), ['boeng', 'keng', 'kang', '3']);
+    // A lone "i" is no numeral, nor is "ti" before a word.
+    assert.deepEqual(normaliseNumbers(['i']), ['i']);
+    assert.deepEqual(normaliseNumbers(['ti', 'pou']), ['ti', 'pou']);
+  });
+
+  it('drops one unit word in front and one behind, never the whole name', () => {
+    assert.deepEqual(stripUnitWords(['khan', 'chamkar', 'mon']), ['chamkar', 'mon']);
+    assert.deepEqual(stripUnitWords(['reach', 'theani', 'phnom', 'penh']), ['phnom', 'penh']);
+    assert.deepEqual(stripUnitWords(['kampot', 'province']), ['kampot']);
+    assert.deepEqual(stripUnitWords(['krong', 'siem', 'reap', 'city']), ['siem', 'reap']);
+    assert.deepEqual(stripUnitWords(['phum']), ['phum']);
+    assert.deepEqual(stripUnitWords(['phum', '1']), ['1']);
+  });
+
+  it('gives spellings of one name one romanization key', () => {
+    const same = [
+      ['Battambang', 'Batdambang'], ['Kep', 'Kaeb'], ['Poipet', 'Paoy Paet'], ['Kampong Cham', 'Kompong Cham'],
+      ['Phnom Penh', 'Phnum Penh'], ['Siem Reap', 'Siem Reab'], ['Oddar Meanchey', 'Otdar Mean Chey'],
+      ['Takeo', 'Takaev'], ['Koh Kong', 'Kaoh Kong'], ['Mondulkiri', 'Mondol Kiri'], ['Sen Sok', 'Saensokh'],
+      ['Tboung Khmum', 'Tbong Khmum'], ['Ratanakiri', 'Rotanak Kiri'],
+    ];
+    for (const [a, b] of same) assert.equal(key(a!), key(b!), `${a} / ${b}`);
+  });
+
+  it('keeps different names apart', () => {
+    const different = [['Kampong Cham', 'Kampong Chhnang'], ['Kampot', 'Kampong Thom'], ['Svay Rieng', 'Svay Chrum'], ['Siem Reap', 'Siem Pang']];
+    for (const [a, b] of different) assert.notEqual(key(a!), key(b!), `${a} / ${b}`);
+  });
+
+  it('converts Khmer digits', () => {
+    assert.equal(asciiDigits('១២០១០១'), '120101');
+  });
+});
