@@ -1,4 +1,6 @@
 /** Typed configuration from the environment. Every variable is listed in the README. */
+import { DEFAULT_DATABASE_URL } from './keys/open-store.js';
+
 export interface Config {
   /** TCP port to listen on. `PORT`, default 3000. */
   port: number;
@@ -6,6 +8,14 @@ export interface Config {
   host: string;
   /** pino log level. `LOG_LEVEL`, default info. */
   logLevel: string;
+  /** Where keys, plans and usage live. `DATABASE_URL`, default `sqlite:./var/kh-address.db`. */
+  databaseUrl: string;
+  /** How often counted usage is written to the store. `USAGE_FLUSH_MS`, default 1000. */
+  usageFlushMs: number;
+  /** How long a key lookup is trusted before asking the store again. `KEY_CACHE_TTL_MS`, default 10000. */
+  keyCacheTtlMs: number;
+  /** Print a development key at first start when the store has none. `DEV_KEY` on|off, default on. */
+  devKey: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -13,14 +23,40 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** A bad configuration value: the message names the variable and what it accepts. */
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
+  return value;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true;
+  if (['off', 'false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   }
-  return { port, host: env.HOST || '127.0.0.1', logLevel };
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  if (!/^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be sqlite:<path> or postgres://user@host:port/db, got ${JSON.stringify(databaseUrl)}`);
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    logLevel,
+    databaseUrl,
+    usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 1000, 50, 60_000),
+    keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
+    devKey: onOff(env, 'DEV_KEY', true),
+  };
 }

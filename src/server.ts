@@ -1,8 +1,25 @@
-/** Starts kh-address: configuration from the environment, the dataset loaded once, then listen. */
+/** Starts kh-address: configuration from the environment, the dataset and search index, the key store, then listen. */
 import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { buildApp } from './http/app.js';
+import { createDevelopmentKey, openKeys } from './keys/keys.js';
 import { loadSearchIndex } from './search/load.js';
+
+function printDevelopmentKey(key: string, port: number): void {
+  const line = '='.repeat(78);
+  console.log([
+    line,
+    ' DEVELOPMENT API KEY (printed once, at first start, because the key store had no key)',
+    '',
+    `   ${key}`,
+    '',
+    ' It is on the free plan (1,000 requests a month). Try it:',
+    `   export KH_ADDRESS_KEY=${key}`,
+    `   curl -H "x-api-key: $KH_ADDRESS_KEY" http://127.0.0.1:${port}/provinces`,
+    ' Keep it secret. Set DEV_KEY=off to never create one (production).',
+    line,
+  ].join('\n'));
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -10,17 +27,36 @@ async function main(): Promise<void> {
   const loadedAt = performance.now();
   const search = loadSearchIndex(gazetteer);
   const indexedAt = performance.now();
-  const app = await buildApp({ gazetteer, search, logger: { level: config.logLevel } });
-  app.log.info({ datasetVersion: gazetteer.version, units: gazetteer.units.length, loadedInMs: Math.round(loadedAt) },
-    'gazetteer loaded');
+  let logError: (error: unknown) => void = () => undefined;
+  const keys = await openKeys({ ...config, onError: (error) => logError(error) });
+  const app = await buildApp({ gazetteer, search, access: keys.access, logger: {
+    level: config.logLevel,
+    // Keys are secrets: never in a log line.
+    redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization'],
+  } });
+  logError = (error) => app.log.error({ err: error }, 'usage flush failed; counts kept for the next attempt');
+  app.addHook('onClose', () => keys.close());
+  app.log.info({ datasetVersion: gazetteer.version, units: gazetteer.units.length, loadedInMs: Math.round(loadedAt) }, 'gazetteer loaded');
   app.log.info({ buildMs: Math.round(indexedAt - loadedAt) }, 'search index built');
+  app.log.info({ store: keys.store.kind }, 'key store ready');
+
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
-    await app.close();
+    try {
+      await app.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown did not complete cleanly');
+      process.exitCode = 1;
+    }
   };
   process.once('SIGTERM', close);
   process.once('SIGINT', close);
   await app.listen({ port: config.port, host: config.host });
+  if (config.devKey) {
+    const key = await createDevelopmentKey(keys.store);
+    const address = app.server.address();
+    if (key) printDevelopmentKey(key, typeof address === 'object' && address ? address.port : config.port);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -4,16 +4,26 @@ import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
   it('has safe defaults', () => {
-    assert.deepEqual(loadConfig({}), { port: 3000, host: '127.0.0.1', logLevel: 'info' });
+    assert.deepEqual(loadConfig({}), {
+      port: 3000, host: '127.0.0.1', logLevel: 'info', databaseUrl: 'sqlite:./var/kh-address.db', usageFlushMs: 1000,
+      keyCacheTtlMs: 10_000, devKey: true,
+    });
   });
 
-  it('reads PORT, HOST and LOG_LEVEL', () => {
-    assert.deepEqual(loadConfig({ PORT: '8080', HOST: '0.0.0.0', LOG_LEVEL: 'warn' }), { port: 8080, host: '0.0.0.0', logLevel: 'warn' });
+  it('reads every variable', () => {
+    assert.deepEqual(loadConfig({
+      PORT: '8080', HOST: '0.0.0.0', LOG_LEVEL: 'warn', DATABASE_URL: 'postgres://u@db:5432/kh', USAGE_FLUSH_MS: '250',
+      KEY_CACHE_TTL_MS: '0', DEV_KEY: 'off',
+    }), { port: 8080, host: '0.0.0.0', logLevel: 'warn', databaseUrl: 'postgres://u@db:5432/kh', usageFlushMs: 250, keyCacheTtlMs: 0, devKey: false });
   });
 
   it('rejects bad values naming the variable', () => {
     assert.throws(() => loadConfig({ PORT: 'eighty' }), (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message));
     assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be an integer from 0 to 65535/);
+    assert.throws(() => loadConfig({ PORT: '1e3' }), /PORT must be an integer/);
     assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL must be one of/);
+    assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), /DATABASE_URL must be sqlite:<path> or postgres:/);
+    assert.throws(() => loadConfig({ USAGE_FLUSH_MS: '10' }), /USAGE_FLUSH_MS must be an integer from 50 to 60000/);
+    assert.throws(() => loadConfig({ DEV_KEY: 'maybe' }), /DEV_KEY must be on or off/);
   });
 });

@@ -1,7 +1,5 @@
 /**
- * The kh-address command line.
- *
- *   kh-address export --format json|csv [--level province|district|commune|village]
+ * The kh-address command line: export the dataset, manage keys and plans.
  *
  * In this repository: npm run cli -- export --format csv --level province
  */
@@ -11,13 +9,14 @@ import type { Writable } from 'node:stream';
 import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { LEVELS, type Level } from '../gazetteer/types.js';
+import { ConfigError } from '../config.js';
+import { StoreError } from '../keys/store.js';
+import { STORE_USAGE, storeCommand, UsageError } from './store-commands.js';
 
 const USAGE = `Usage:
   kh-address export --format json|csv [--level ${LEVELS.join('|')}]
-      Write every unit (or one level) to standard output.`;
-
-/** A mistake in the command line: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+      Write every unit (or one level) to standard output.
+${STORE_USAGE}`;
 
 async function write(out: Writable, chunks: Iterable<string>): Promise<void> {
   for (const chunk of chunks) {
@@ -40,12 +39,16 @@ async function exportCommand(args: string[], out: Writable): Promise<void> {
   await write(out, exportDataset(loadGazetteer(), format as ExportFormat, level as Level | undefined));
 }
 
-export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr): Promise<number> {
+export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'export':
         await exportCommand(rest, out);
+        return 0;
+      case 'keys':
+      case 'plans':
+        await storeCommand(command, rest, (text) => out.write(`${text}\n`), env);
         return 0;
       case undefined:
       case 'help':
@@ -59,6 +62,11 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
   } catch (error) {
     // The reader went away (e.g. `| head`): not an error of ours.
     if ((error as { code?: string }).code === 'EPIPE') return 0;
+    // Bad input the user can fix: a clear message and exit code 1, no stack.
+    if (error instanceof StoreError || error instanceof ConfigError) {
+      err.write(`kh-address: ${error.message}\n`);
+      return 1;
+    }
     // parseArgs reports unknown or malformed options with codes starting ERR_PARSE_ARGS.
     const isUsage = error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
     err.write(`kh-address: ${(error as Error).message}\n${isUsage ? `${USAGE}\n` : ''}`);

@@ -3,9 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { AccessControl } from '../keys/access-control.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, sendError } from './errors.js';
+import { registerApiKeys } from './plugins/api-keys.js';
 import { registerCaching } from './plugins/caching.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
@@ -14,29 +16,38 @@ import { registerOpenApi, TAGS } from './plugins/openapi.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
+import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
   /** The search index over the gazetteer (built once at start; tests share one). */
   search: SearchIndex;
+  /**
+   * The API-key gate. The server always passes one; without it the data routes are open and /usage is absent
+   * (route tests, and the benchmark's measure of what the gate costs).
+   */
+  access?: AccessControl;
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
 
 /** Headers a browser client may read across origins. */
-const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag'];
+const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratelimit', 'ratelimit-policy', 'retry-after'];
 
 /**
  * Builds the HTTP app without listening, so tests can `inject()` requests.
  * Order matters: error handling and caching hooks and the OpenAPI collector come before the routes.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { gazetteer, search } = options;
+  const { gazetteer, search, access } = options;
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
   const app = Fastify({
     logger: options.logger ?? false,
+    // Logging every request halves throughput (measured in the design notes): failures are logged by the error
+    // handler, with the correlation id; a per-request access log is left to the proxy in front.
+    disableRequestLogging: true,
     genReqId: correlationId,
     // Unknown query parameters are rejected (documented), not silently dropped; every bad parameter is reported.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
@@ -59,13 +70,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schema: {
       operationId: 'health',
       tags: [TAGS.service],
+      security: [],
       summary: 'Liveness: the process is up and the dataset loaded',
       response: { 200: Type.Object({ status: Type.Literal('ok'), datasetVersion: Type.String() }, { additionalProperties: false }) },
     },
   }, async () => ({ status: 'ok' as const, datasetVersion: gazetteer.version }));
 
-  // The data routes of both shapes, in one scope so that a hook (API keys) can be put in front of all of them.
+  // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
   await app.register(async (data) => {
+    if (access) {
+      registerApiKeys(data, access);
+      await data.register(usageRoutes);
+    }
     await data.register(identifierHierarchyRoutes, { gazetteer });
     await data.register(identifierSearchRoutes, { gazetteer, search });
     await data.register(v1HierarchyRoutes, { gazetteer });

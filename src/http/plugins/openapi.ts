@@ -11,6 +11,7 @@ export const TAGS = {
   hierarchy: 'Hierarchy (identifier-based)',
   v1: 'Hierarchy (code-based, /v1)',
   search: 'Search and postal codes',
+  account: 'Your key',
   service: 'Service',
 } as const;
 
@@ -22,8 +23,13 @@ Two response shapes are served side by side, over the same data:
 - **identifier-based** (paths at the root): UUID identifiers, \`{ statusCode, data, metadata }\` envelope, \`lang=en|km\`;
 - **code-based** (paths under \`/v1\`): NCDD codes, \`{ status, data }\` envelope, both names in every record.
 
-Errors use the envelope of their shape with a stable \`error.code\`: \`invalid_request\` (400), \`not_found\` (404),
-\`method_not_allowed\` (405), \`internal_error\` (500). Unknown query parameters are rejected with 400 (a misspelt
+Every data request needs an API key in the \`x-api-key\` header. The free plan allows 1,000 requests per calendar month
+(UTC) and 5 per second; higher plans are set by the operator. Keyed responses carry the IETF \`RateLimit-Policy\` and
+\`RateLimit\` header fields for both limits (\`"monthly"\` and \`"per-second"\`).
+
+Errors use the envelope of their shape with a stable \`error.code\`: \`invalid_request\` (400), \`missing_api_key\` and
+\`invalid_api_key\` (401), \`not_found\` (404), \`method_not_allowed\` (405), \`quota_exceeded\` and \`rate_limited\`
+(429, with \`Retry-After\`), \`internal_error\` (500). Unknown query parameters are rejected with 400 (a misspelt
 \`lang\` would otherwise silently answer in English); a repeated parameter is a 400 too.
 
 Every response carries \`x-correlation-id\` (yours, from \`x-correlation-id\` or \`x-request-id\`, if it is 1-128
@@ -51,9 +57,17 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
         'x-dataset-version': datasetVersion,
       } as never,
       servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (khk_...), from the developer dashboard.' },
+        },
+      },
+      // Every operation needs a key unless it says otherwise (/health).
+      security: [{ apiKey: [] }],
       tags: [
         { name: TAGS.hierarchy, description: 'Provinces, districts, communes and villages by UUID, names in `lang`.' },
         { name: TAGS.v1, description: 'The same hierarchy by NCDD code, both names in every record.' },
+        { name: TAGS.account, description: 'The plan and usage of the key you call with.' },
         { name: TAGS.search, description: 'Find places by name in Khmer or Latin script (any common romanization, typos tolerated) or by postal code, and resolve a postal code.' },
         { name: TAGS.service, description: 'Health and documentation.' },
       ],

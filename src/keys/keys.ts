@@ -1,0 +1,47 @@
+/** The key machinery of one server process: the store, the usage meter and the admission gate, opened and closed together. */
+import { AccessControl } from './access-control.js';
+import { createKey } from './issue-keys.js';
+import { openStore } from './open-store.js';
+import type { KeyStore } from './store.js';
+import { UsageMeter } from './usage-meter.js';
+
+export interface Keys {
+  store: KeyStore;
+  meter: UsageMeter;
+  access: AccessControl;
+  /** Writes the last usage and closes the store. */
+  close(): Promise<void>;
+}
+
+export async function openKeys(options: {
+  databaseUrl: string;
+  usageFlushMs: number;
+  keyCacheTtlMs: number;
+  onError?: (error: unknown) => void;
+}): Promise<Keys> {
+  const store = await openStore(options.databaseUrl);
+  const meter = new UsageMeter(store, { flushIntervalMs: options.usageFlushMs, onError: options.onError });
+  meter.start();
+  const access = new AccessControl(store, meter, { keyCacheTtlMs: options.keyCacheTtlMs });
+  return {
+    store,
+    meter,
+    access,
+    async close() {
+      try {
+        await meter.stop();
+      } finally {
+        await store.close();
+      }
+    },
+  };
+}
+
+/**
+ * On a store without any key, makes one on the free plan for the developer who just ran `npm start`, and returns it
+ * (to be printed once). Undefined when the store already has keys.
+ */
+export async function createDevelopmentKey(store: KeyStore): Promise<string | undefined> {
+  if ((await store.countKeys()) > 0) return undefined;
+  return (await createKey(store, { plan: 'free', name: 'development key (first start)' })).key;
+}

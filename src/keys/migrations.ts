@@ -1,0 +1,69 @@
+/**
+ * Versioned schema migrations, one entry per change, in both SQL dialects. Applied in order by each store's
+ * migrate(); never edit an applied migration, add the next one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: string;
+  postgres: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'plans, api keys, daily usage',
+    sqlite: `
+      CREATE TABLE plans (
+        name TEXT PRIMARY KEY,
+        monthly_quota INTEGER NOT NULL CHECK (monthly_quota >= 0),
+        per_second INTEGER NOT NULL CHECK (per_second > 0),
+        created_at TEXT NOT NULL
+      );
+      INSERT INTO plans (name, monthly_quota, per_second, created_at) VALUES ('free', 1000, 5, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        key_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        name TEXT,
+        plan TEXT NOT NULL REFERENCES plans (name),
+        owner_id TEXT,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT,
+        last_used_at TEXT
+      );
+      CREATE INDEX api_keys_owner ON api_keys (owner_id);
+      CREATE TABLE usage_daily (
+        key_id TEXT NOT NULL REFERENCES api_keys (id),
+        day TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (key_id, day)
+      );`,
+    postgres: `
+      CREATE TABLE plans (
+        name TEXT PRIMARY KEY,
+        monthly_quota BIGINT NOT NULL CHECK (monthly_quota >= 0),
+        per_second INTEGER NOT NULL CHECK (per_second > 0),
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      INSERT INTO plans (name, monthly_quota, per_second) VALUES ('free', 1000, 5);
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        key_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        name TEXT,
+        plan TEXT NOT NULL REFERENCES plans (name),
+        owner_id TEXT,
+        created_at TIMESTAMPTZ NOT NULL,
+        revoked_at TIMESTAMPTZ,
+        last_used_at TIMESTAMPTZ
+      );
+      CREATE INDEX api_keys_owner ON api_keys (owner_id);
+      CREATE TABLE usage_daily (
+        key_id TEXT NOT NULL REFERENCES api_keys (id),
+        day TEXT NOT NULL CHECK (day ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'),
+        count BIGINT NOT NULL,
+        PRIMARY KEY (key_id, day)
+      );`,
+  },
+];

@@ -1,0 +1,29 @@
+/** Calendar periods in UTC: quotas reset at the start of each month, usage is kept per day. */
+
+/** `YYYY-MM-DD` of a moment, UTC. */
+export const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
+
+/** `YYYY-MM` of a moment, UTC. */
+export const monthOf = (at: Date): string => at.toISOString().slice(0, 7);
+
+/** The first moment of the next month, UTC: when the monthly quota resets. */
+export function nextMonthStart(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}
+
+/** Whole seconds from `at` until the quota resets (at least 1). */
+export function secondsToNextMonth(at: Date): number {
+  return Math.max(1, Math.ceil((nextMonthStart(at).getTime() - at.getTime()) / 1000));
+}
+
+/** Length of the month of `at`, in seconds: the window of the monthly policy. */
+export function monthSeconds(at: Date): number {
+  const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+  return (nextMonthStart(at).getTime() - start) / 1000;
+}
+
+/** The first and last day (`YYYY-MM-DD`) of the month `YYYY-MM`. */
+export function monthDays(month: string): { first: string; last: string } {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return { first: `${month}-01`, last: dayOf(new Date(Date.UTC(year, m, 0))) };
+}

@@ -1,0 +1,166 @@
+/** The embedded store: SQLite through better-sqlite3, in WAL mode. Synchronous underneath, async to its callers. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { monthDays } from './periods.js';
+import { MIGRATIONS } from './migrations.js';
+import {
+  type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, StoreError, type UsageIncrement,
+} from './store.js';
+
+interface KeyRow {
+  id: string;
+  prefix: string;
+  name: string | null;
+  plan: string;
+  owner_id: string | null;
+  created_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+interface PlanRow {
+  name: string;
+  monthly_quota: number;
+  per_second: number;
+}
+
+const toKey = (row: KeyRow): ApiKeyRecord => ({
+  id: row.id, prefix: row.prefix, name: row.name, plan: row.plan, ownerId: row.owner_id, createdAt: row.created_at,
+  revokedAt: row.revoked_at, lastUsedAt: row.last_used_at,
+});
+const toPlan = (row: PlanRow): Plan => ({ name: row.name, monthlyQuota: row.monthly_quota, perSecond: row.per_second });
+const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at';
+
+export class SqliteStore implements KeyStore {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+
+  /**
+   * Opens (and creates) the database file; `:memory:` for a private in-memory one. `busyTimeoutMs`: how long a
+   * statement waits for another process's write lock before failing.
+   */
+  constructor(readonly path: string, { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL is durable across process crashes in WAL mode (not power loss): what the usage bound assumes.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    // IMMEDIATE takes the write lock first, so two processes starting together apply each migration once.
+    this.db.transaction(() => {
+      const applied = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
+      for (const migration of MIGRATIONS) {
+        if (applied.has(migration.version)) continue;
+        this.db.exec(migration.sqlite);
+        this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+          .run(migration.version, migration.name, new Date().toISOString());
+      }
+    }).immediate();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async listPlans(): Promise<Plan[]> {
+    return (this.db.prepare('SELECT name, monthly_quota, per_second FROM plans ORDER BY monthly_quota, name').all() as PlanRow[]).map(toPlan);
+  }
+
+  async getPlan(name: string): Promise<Plan | undefined> {
+    const row = this.db.prepare('SELECT name, monthly_quota, per_second FROM plans WHERE name = ?').get(name) as PlanRow | undefined;
+    return row && toPlan(row);
+  }
+
+  async createPlan(plan: Plan): Promise<Plan> {
+    try {
+      this.db.prepare('INSERT INTO plans (name, monthly_quota, per_second, created_at) VALUES (?, ?, ?, ?)')
+        .run(plan.name, plan.monthlyQuota, plan.perSecond, new Date().toISOString());
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new StoreError(`plan ${plan.name} exists`, 'conflict');
+      throw error;
+    }
+    return plan;
+  }
+
+  async updatePlan(name: string, change: Partial<Omit<Plan, 'name'>>): Promise<Plan | undefined> {
+    this.db.prepare('UPDATE plans SET monthly_quota = coalesce(?, monthly_quota), per_second = coalesce(?, per_second) WHERE name = ?')
+      .run(change.monthlyQuota ?? null, change.perSecond ?? null, name);
+    return this.getPlan(name);
+  }
+
+  async createKey(key: NewKey): Promise<ApiKeyRecord> {
+    if (!(await this.getPlan(key.plan))) throw new StoreError(`no plan named ${key.plan}`, 'not_found');
+    this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(key.id, key.hash, key.prefix, key.name, key.plan, key.ownerId ?? null, key.createdAt);
+    return (await this.getKey(key.id))!;
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyWithPlan | undefined> {
+    const row = this.db.prepare(`SELECT ${KEY_COLUMNS}, p.monthly_quota, p.per_second FROM api_keys k JOIN plans p ON p.name = k.plan WHERE k.key_hash = ?`)
+      .get(hash) as (KeyRow & PlanRow) | undefined;
+    return row && { ...toKey(row), limits: { name: row.plan, monthlyQuota: row.monthly_quota, perSecond: row.per_second } };
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.id = ?`).get(id) as KeyRow | undefined;
+    return row && toKey(row);
+  }
+
+  async listKeys(filter: { ownerId?: string } = {}): Promise<ApiKeyRecord[]> {
+    const rows = filter.ownerId === undefined
+      ? this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k ORDER BY k.created_at, k.id`).all()
+      : this.db.prepare(`SELECT ${KEY_COLUMNS} FROM api_keys k WHERE k.owner_id = ? ORDER BY k.created_at, k.id`).all(filter.ownerId);
+    return (rows as KeyRow[]).map(toKey);
+  }
+
+  async countKeys(): Promise<number> {
+    return (this.db.prepare('SELECT count(*) AS n FROM api_keys').get() as { n: number }).n;
+  }
+
+  async revokeKey(id: string, at: string): Promise<boolean> {
+    return this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id).changes === 1;
+  }
+
+  async replaceSecret(id: string, hash: string, prefix: string): Promise<boolean> {
+    return this.db.prepare('UPDATE api_keys SET key_hash = ?, prefix = ? WHERE id = ? AND revoked_at IS NULL').run(hash, prefix, id).changes === 1;
+  }
+
+  async setKeyPlan(id: string, plan: string): Promise<boolean> {
+    if (!(await this.getPlan(plan))) throw new StoreError(`no plan named ${plan}`, 'not_found');
+    return this.db.prepare('UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
+  }
+
+  async renameKey(id: string, name: string | null): Promise<boolean> {
+    return this.db.prepare('UPDATE api_keys SET name = ? WHERE id = ?').run(name, id).changes === 1;
+  }
+
+  async recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>> {
+    const add = this.db.prepare('INSERT INTO usage_daily (key_id, day, count) VALUES (?, ?, ?) ON CONFLICT (key_id, day) DO UPDATE SET count = count + excluded.count');
+    const touch = this.db.prepare('UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, \'\'), ?) WHERE id = ?');
+    this.db.transaction(() => {
+      for (const { keyId, day, count } of increments) add.run(keyId, day, count);
+      for (const [keyId, at] of lastUsed) touch.run(at, keyId);
+    })();
+    return this.monthlyUsage(totalsFor, month);
+  }
+
+  async monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    if (keyIds.length === 0) return totals;
+    const { first, last } = monthDays(month);
+    const placeholders = keyIds.map(() => '?').join(',');
+    const rows = this.db.prepare(`SELECT key_id, sum(count) AS total FROM usage_daily WHERE day BETWEEN ? AND ? AND key_id IN (${placeholders}) GROUP BY key_id`)
+      .all(first, last, ...keyIds) as { key_id: string; total: number }[];
+    for (const row of rows) totals.set(row.key_id, row.total);
+    return totals;
+  }
+
+  async dailyUsage(keyId: string, from: string, to: string): Promise<{ day: string; count: number }[]> {
+    return this.db.prepare('SELECT day, count FROM usage_daily WHERE key_id = ? AND day BETWEEN ? AND ? ORDER BY day').all(keyId, from, to) as { day: string; count: number }[];
+  }
+}

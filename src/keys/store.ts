@@ -1,0 +1,92 @@
+/**
+ * Where keys, plans and usage live. One async interface, two implementations that pass the same contract tests:
+ * SQLite (the default, no setup) and PostgreSQL (several replicas sharing keys and usage).
+ */
+
+export interface Plan {
+  name: string;
+  /** Requests per calendar month (UTC). */
+  monthlyQuota: number;
+  /** Requests per second, per server process. */
+  perSecond: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  /** First characters of the key, not secret: tells keys apart in lists. */
+  prefix: string;
+  name: string | null;
+  plan: string;
+  /** The account that owns the key (dashboard), or null for keys made with the CLI. */
+  ownerId: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** A key found by its hash, with its plan's limits: what a request needs to be admitted. */
+export interface KeyWithPlan extends ApiKeyRecord {
+  limits: Plan;
+}
+
+export interface UsageIncrement {
+  keyId: string;
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  count: number;
+}
+
+export interface NewKey {
+  id: string;
+  hash: string;
+  prefix: string;
+  name: string | null;
+  plan: string;
+  ownerId?: string | null;
+  createdAt: string;
+}
+
+export class StoreError extends Error {
+  constructor(message: string, readonly code: 'conflict' | 'not_found' | 'invalid') {
+    super(message);
+  }
+}
+
+export interface KeyStore {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Applies the migrations not applied yet, in order; safe to run on every start, from several replicas at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  listPlans(): Promise<Plan[]>;
+  getPlan(name: string): Promise<Plan | undefined>;
+  /** Throws StoreError('conflict') if the name is taken. */
+  createPlan(plan: Plan): Promise<Plan>;
+  updatePlan(name: string, change: Partial<Omit<Plan, 'name'>>): Promise<Plan | undefined>;
+
+  /** Throws StoreError('not_found') if the plan does not exist. */
+  createKey(key: NewKey): Promise<ApiKeyRecord>;
+  findKeyByHash(hash: string): Promise<KeyWithPlan | undefined>;
+  getKey(id: string): Promise<ApiKeyRecord | undefined>;
+  listKeys(filter?: { ownerId?: string }): Promise<ApiKeyRecord[]>;
+  countKeys(): Promise<number>;
+  /** False if there is no such key or it was already revoked. */
+  revokeKey(id: string, at: string): Promise<boolean>;
+  /** A new secret for the same key (rotation): id, plan and usage stay. False if there is no such live key. */
+  replaceSecret(id: string, hash: string, prefix: string): Promise<boolean>;
+  /** Throws StoreError('not_found') if the plan does not exist; false if the key does not. */
+  setKeyPlan(id: string, plan: string): Promise<boolean>;
+  renameKey(id: string, name: string | null): Promise<boolean>;
+
+  /**
+   * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given keys
+   * (all replicas' usage included) for `month`.
+   */
+  recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>>;
+  /** Requests counted per key in `month` (`YYYY-MM`). Keys without usage are absent. */
+  monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>>;
+  /** Requests per day of one key, from `from` to `to` inclusive (`YYYY-MM-DD`), days without usage absent. */
+  dailyUsage(keyId: string, from: string, to: string): Promise<{ day: string; count: number }[]>;
+}
+
+export const FREE_PLAN: Plan = { name: 'free', monthlyQuota: 1000, perSecond: 5 };

@@ -1,0 +1,162 @@
+/**
+ * Counts requests per key in memory and writes them to the store in one transaction about once a second (and on
+ * shutdown), so a request costs no store write. Enforcement reads `used()`: the month's total as the store last
+ * reported it (all replicas included) plus what this process counted since.
+ *
+ * What a crash can lose: the counts of at most one flush interval (those not yet written); a failed write keeps its
+ * counts for the next attempt, so a store outage loses nothing while the process lives.
+ *
+ * Replicas learn each other's counts at their flushes, so a quota can be overrun by what arrives between them. To
+ * keep that small, a key that has used a tenth of its remaining quota since the last flush triggers one at once:
+ * writes become more frequent as a key nears its limit (about 10 ln(quota) extra flushes a month per key).
+ */
+import { dayOf, monthOf } from './periods.js';
+import type { KeyStore, UsageIncrement } from './store.js';
+
+/** A key unused this long is dropped from the totals refreshed at every flush. */
+const IDLE_MS = 10 * 60_000;
+/** Share of a key's remaining quota that, counted since the last flush, triggers an early flush. */
+const EARLY_FLUSH_SHARE = 0.1;
+/** After a failed write, no early flush for this long (the interval timer keeps retrying). */
+const FAILURE_BACKOFF_MS = 1000;
+
+export interface MeterStats {
+  flushes: number;
+  failures: number;
+  lastFlushMs: number;
+  /** When the last successful flush ended (epoch ms), 0 before the first. */
+  lastSuccessAt: number;
+}
+
+export class UsageMeter {
+  /** `keyId|day` -> requests not yet handed to the store. */
+  private pending = new Map<string, number>();
+  private lastUsed = new Map<string, string>();
+  /** `keyId|month` -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
+  private readonly unconfirmed = new Map<string, number>();
+  /** keyId -> the store's monthly total at the last flush. */
+  private readonly stored = new Map<string, { month: string; total: number; seenAt: number }>();
+  private readonly loading = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  readonly stats: MeterStats = { flushes: 0, failures: 0, lastFlushMs: 0, lastSuccessAt: 0 };
+  private lastFailureAt = 0;
+
+  constructor(
+    private readonly store: KeyStore,
+    private readonly options: { flushIntervalMs: number; now?: () => Date; onError?: (error: unknown) => void },
+  ) {}
+
+  private now(): Date {
+    return this.options.now?.() ?? new Date();
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.flush().catch(() => undefined), this.options.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and writes what is left; throws if that last write fails. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.flushing?.catch(() => undefined);
+    await this.flush();
+  }
+
+  /** Makes sure the key's stored monthly total is known; only the first request of a key waits for the store. */
+  async load(keyId: string): Promise<void> {
+    const month = monthOf(this.now());
+    const known = this.stored.get(keyId);
+    if (known && known.month === month) {
+      known.seenAt = Date.now();
+      return;
+    }
+    let loading = this.loading.get(keyId);
+    if (!loading) {
+      loading = this.store.monthlyUsage([keyId], month).then((totals) => {
+        this.stored.set(keyId, { month, total: totals.get(keyId) ?? 0, seenAt: Date.now() });
+      }).finally(() => this.loading.delete(keyId));
+      this.loading.set(keyId, loading);
+    }
+    await loading;
+  }
+
+  /** Requests of this key counted this month, everywhere the store knows of plus here. Call load() first. */
+  used(keyId: string): number {
+    const month = monthOf(this.now());
+    const known = this.stored.get(keyId);
+    return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(`${keyId}|${month}`) ?? 0);
+  }
+
+  /** Counts one request of the key; with its monthly quota, flushes early when the key nears it (see above). */
+  count(keyId: string, monthlyQuota?: number): void {
+    const now = this.now();
+    const pendingKey = `${keyId}|${dayOf(now)}`;
+    this.pending.set(pendingKey, (this.pending.get(pendingKey) ?? 0) + 1);
+    const monthKey = `${keyId}|${monthOf(now)}`;
+    const unconfirmed = (this.unconfirmed.get(monthKey) ?? 0) + 1;
+    this.unconfirmed.set(monthKey, unconfirmed);
+    this.lastUsed.set(keyId, now.toISOString());
+    if (monthlyQuota !== undefined && !this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
+      const stored = this.stored.get(keyId);
+      const remaining = monthlyQuota - (stored?.month === monthOf(now) ? stored.total : 0);
+      if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
+    }
+  }
+
+  /** Requests counted but not yet written (what a crash now would lose). */
+  get unflushed(): number {
+    let n = 0;
+    for (const count of this.pending.values()) n += count;
+    return n;
+  }
+
+  /** Writes the pending counts in one transaction and refreshes the totals of the keys in use. One at a time. */
+  flush(): Promise<void> {
+    this.flushing ??= this.write().finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async write(): Promise<void> {
+    const batch = this.pending;
+    const lastUsed = this.lastUsed;
+    this.pending = new Map();
+    this.lastUsed = new Map();
+    const increments: UsageIncrement[] = [...batch].map(([key, count]) => {
+      const [keyId, day] = key.split('|') as [string, string];
+      return { keyId, day, count };
+    });
+    const month = monthOf(this.now());
+    const idleSince = Date.now() - IDLE_MS;
+    for (const [keyId, entry] of this.stored) if (entry.seenAt < idleSince && !lastUsed.has(keyId)) this.stored.delete(keyId);
+    const active = [...new Set([...this.stored.keys(), ...increments.map((i) => i.keyId)])];
+    if (increments.length === 0 && active.length === 0) return;
+    const started = performance.now();
+    let totals: Map<string, number>;
+    try {
+      totals = await this.store.recordUsage(increments, lastUsed, month, active);
+    } catch (error) {
+      // Nothing is lost: the batch goes back in front of whatever was counted meanwhile.
+      for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
+      for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+      this.stats.failures++;
+      this.lastFailureAt = Date.now();
+      this.options.onError?.(error);
+      throw error;
+    }
+    for (const { keyId, day, count } of increments) {
+      const monthKey = `${keyId}|${day.slice(0, 7)}`;
+      const left = (this.unconfirmed.get(monthKey) ?? 0) - count;
+      if (left > 0) this.unconfirmed.set(monthKey, left);
+      else this.unconfirmed.delete(monthKey);
+    }
+    const now = Date.now();
+    for (const keyId of active) {
+      this.stored.set(keyId, { month, total: totals.get(keyId) ?? 0, seenAt: this.stored.get(keyId)?.seenAt ?? now });
+    }
+    this.stats.flushes++;
+    this.stats.lastFlushMs = performance.now() - started;
+    this.stats.lastSuccessAt = now;
+  }
+}

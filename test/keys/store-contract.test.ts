@@ -1,0 +1,97 @@
+/** One contract, two stores: SQLite and PostgreSQL must behave the same. */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { hashKey } from '../../src/keys/key-format.js';
+import { openStore } from '../../src/keys/open-store.js';
+import { FREE_PLAN, type KeyStore, StoreError } from '../../src/keys/store.js';
+import { freshStore, STORE_KINDS } from './stores.js';
+
+const newKey = (id: string, plan = 'free', ownerId: string | null = null) => ({
+  id, hash: hashKey(`secret-${id}`), prefix: `khk_${id}`, name: `key ${id}`, plan, ownerId, createdAt: `2026-11-0${id.length % 9 + 1}T00:00:00.000Z`,
+});
+
+for (const { kind } of STORE_KINDS) {
+  describe(`${kind} store contract`, () => {
+    let store: KeyStore;
+    let close: () => Promise<void>;
+    let url: string;
+    before(async () => {
+      ({ store, close, database: { url } } = await freshStore(kind));
+    });
+    after(() => close());
+
+    it('migrates idempotently, also from several processes at once', async () => {
+      await store.migrate();
+      const others = await Promise.all([openStore(url), openStore(url), openStore(url)]);
+      await Promise.all(others.map((s) => s.close()));
+      assert.deepEqual(await store.listPlans(), [FREE_PLAN]);
+    });
+
+    it('has the free plan and lets the operator add and change plans', async () => {
+      assert.deepEqual(await store.getPlan('free'), { name: 'free', monthlyQuota: 1000, perSecond: 5 });
+      await store.createPlan({ name: 'pro', monthlyQuota: 100_000, perSecond: 50 });
+      await assert.rejects(store.createPlan({ name: 'pro', monthlyQuota: 1, perSecond: 1 }), (e) => e instanceof StoreError && e.code === 'conflict');
+      assert.deepEqual(await store.updatePlan('pro', { perSecond: 60 }), { name: 'pro', monthlyQuota: 100_000, perSecond: 60 });
+      assert.equal(await store.updatePlan('nope', { perSecond: 1 }), undefined);
+      assert.deepEqual((await store.listPlans()).map((p) => p.name), ['free', 'pro']);
+    });
+
+    it('stores keys by hash, finds them with their plan\'s limits, lists and counts them', async () => {
+      assert.equal(await store.countKeys(), 0);
+      const created = await store.createKey(newKey('key_a'));
+      assert.deepEqual(created, { id: 'key_a', prefix: 'khk_key_a', name: 'key key_a', plan: 'free', ownerId: null,
+        createdAt: created.createdAt, revokedAt: null, lastUsedAt: null });
+      await store.createKey(newKey('key_bb', 'pro', 'account_1'));
+      await assert.rejects(store.createKey(newKey('key_c', 'nope')), (e) => e instanceof StoreError && e.code === 'not_found');
+      const found = await store.findKeyByHash(hashKey('secret-key_bb'));
+      assert.equal(found?.id, 'key_bb');
+      assert.deepEqual(found?.limits, { name: 'pro', monthlyQuota: 100_000, perSecond: 60 });
+      assert.equal(await store.findKeyByHash(hashKey('nothing')), undefined);
+      assert.equal(await store.countKeys(), 2);
+      assert.deepEqual((await store.listKeys()).map((k) => k.id).sort(), ['key_a', 'key_bb']);
+      assert.deepEqual((await store.listKeys({ ownerId: 'account_1' })).map((k) => k.id), ['key_bb']);
+    });
+
+    it('revokes, rotates, renames and moves keys between plans', async () => {
+      assert.equal(await store.replaceSecret('key_a', hashKey('rotated'), 'khk_rotate'), true);
+      assert.equal(await store.findKeyByHash(hashKey('secret-key_a')), undefined);
+      assert.equal((await store.findKeyByHash(hashKey('rotated')))?.id, 'key_a');
+      assert.equal(await store.setKeyPlan('key_a', 'pro'), true);
+      assert.equal((await store.findKeyByHash(hashKey('rotated')))?.limits.monthlyQuota, 100_000);
+      await assert.rejects(store.setKeyPlan('key_a', 'nope'), (e) => e instanceof StoreError && e.code === 'not_found');
+      assert.equal(await store.setKeyPlan('key_zz', 'free'), false);
+      assert.equal(await store.renameKey('key_a', 'renamed'), true);
+      assert.equal((await store.getKey('key_a'))?.name, 'renamed');
+      assert.equal(await store.revokeKey('key_a', '2026-11-20T00:00:00.000Z'), true);
+      assert.equal(await store.revokeKey('key_a', '2026-11-21T00:00:00.000Z'), false);
+      assert.equal((await store.getKey('key_a'))?.revokedAt, '2026-11-20T00:00:00.000Z');
+      assert.equal(await store.replaceSecret('key_a', hashKey('again'), 'khk_again'), false, 'a revoked key cannot be rotated');
+    });
+
+    it('adds usage in one batch and reports monthly totals and days', async () => {
+      const totals = await store.recordUsage(
+        [{ keyId: 'key_bb', day: '2026-11-01', count: 3 }, { keyId: 'key_bb', day: '2026-11-02', count: 4 }, { keyId: 'key_a', day: '2026-10-31', count: 9 }],
+        new Map([['key_bb', '2026-11-02T10:00:00.000Z']]), '2026-11', ['key_bb', 'key_a']);
+      assert.deepEqual([...totals], [['key_bb', 7]]);
+      const again = await store.recordUsage([{ keyId: 'key_bb', day: '2026-11-02', count: 1 }], new Map([['key_bb', '2026-11-01T00:00:00.000Z']]), '2026-11', ['key_bb']);
+      assert.equal(again.get('key_bb'), 8);
+      assert.equal((await store.getKey('key_bb'))?.lastUsedAt, '2026-11-02T10:00:00.000Z', 'last used never goes back');
+      assert.deepEqual([...(await store.monthlyUsage(['key_a', 'key_bb', 'key_none'], '2026-10'))], [['key_a', 9]]);
+      assert.deepEqual(await store.dailyUsage('key_bb', '2026-11-01', '2026-11-30'), [{ day: '2026-11-01', count: 3 }, { day: '2026-11-02', count: 5 }]);
+      assert.deepEqual(await store.dailyUsage('key_bb', '2026-11-02', '2026-11-02'), [{ day: '2026-11-02', count: 5 }]);
+      assert.deepEqual([...(await store.monthlyUsage([], '2026-11'))], []);
+    });
+
+    it('keeps counts exact under concurrent batches', async () => {
+      await Promise.all(Array.from({ length: 20 }, () =>
+        store.recordUsage([{ keyId: 'key_bb', day: '2026-11-03', count: 5 }], new Map(), '2026-11', ['key_bb'])));
+      assert.deepEqual(await store.dailyUsage('key_bb', '2026-11-03', '2026-11-03'), [{ day: '2026-11-03', count: 100 }]);
+    });
+  });
+}
+
+describe('openStore', () => {
+  it('refuses a DATABASE_URL of another kind', async () => {
+    await assert.rejects(openStore('mysql://localhost/db'), /sqlite: or postgres:\/\//);
+  });
+});
