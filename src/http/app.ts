@@ -7,6 +7,7 @@ import type { AccessControl } from '../keys/access-control.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, sendError } from './errors.js';
+import { PayloadCache } from './payload-cache.js';
 import { registerApiKeys } from './plugins/api-keys.js';
 import { registerCaching } from './plugins/caching.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
@@ -77,15 +78,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }, async () => ({ status: 'ok' as const, datasetVersion: gazetteer.version }));
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
+  const payloads = new PayloadCache();
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access);
       await data.register(usageRoutes);
     }
-    await data.register(identifierHierarchyRoutes, { gazetteer });
-    await data.register(identifierSearchRoutes, { gazetteer, search });
-    await data.register(v1HierarchyRoutes, { gazetteer });
-    await data.register(v1SearchRoutes, { search });
+    await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
+    await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
+    await data.register(v1HierarchyRoutes, { gazetteer, payloads });
+    await data.register(v1SearchRoutes, { search, payloads });
   });
   return app;
 }

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-/** What we accept as a caller's correlation id: 1-128 characters that are safe in logs and headers. */
+/**
+ * What we accept as a caller's correlation id: 1-128 characters that are safe in logs and headers, and never need
+ * escaping in JSON (the payload cache writes ids into cached bodies as they are).
+ */
 const SANE_ID = /^[A-Za-z0-9._~:/+=-]{1,128}$/;
 
 /**

@@ -2,12 +2,13 @@
  * The identifier-based hierarchy: /provinces, /districts/{id}, /communes/{id}/villages, ... and /locations/{slugs}.
  * Units are found by UUID; an id of another level is a 404 (a district id is not a province).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import { invalidRequest, notFound } from '../../errors.js';
+import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { identifierPresenters, type Lang } from '../../presenters/identifier.js';
 import { errorResponses, IdentifierError, IdParams, LangQuery, NotModified } from '../../schemas/common.js';
@@ -23,11 +24,14 @@ function responses<T extends object>(ok: T) {
   return { 200: ok, 304: NotModified, ...errorResponses(IdentifierError) };
 }
 
-export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer }: { gazetteer: Gazetteer }): Promise<void> {
+export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const present = identifierPresenters(gazetteer);
-  const envelope = <T>(request: FastifyRequest, data: T) => ({ statusCode: 200 as const, data, metadata: { correlationId: request.id } });
   const langOf = (request: FastifyRequest) => ((request.query as { lang?: Lang }).lang ?? 'en');
+
+  /** The detail body of a unit: the same for its id and its slug path. */
+  const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) =>
+    payloads.sendIdentifier(reply, `detail|${unit.code}|${lang}`, () => present.detail(unit, lang));
 
   const find = (id: string, level: Level): Unit => {
     const unit = gazetteer.byId(id);
@@ -44,7 +48,11 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       querystring: LangQuery,
       response: responses(ListEnvelope(ProvinceListItem, 'The provinces.')),
     },
-  }, async (request) => envelope(request, { items: gazetteer.provinces().map((u) => present.provinceListItem(u, langOf(request))) }));
+  }, async (request, reply) => {
+    const lang = langOf(request);
+    payloads.sendIdentifier(reply, `provinces|${lang}`,
+      () => ({ items: gazetteer.provinces().map((u) => present.provinceListItem(u, lang)) }));
+  });
 
   const details = [
     { level: 'province', schema: ProvinceDetail, operationId: 'getProvince' },
@@ -63,7 +71,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         querystring: LangQuery,
         response: responses(Envelope(schema, `The ${level}.`)),
       },
-    }, async (request) => envelope(request, present.detail(find(request.params.id, level), langOf(request))));
+    }, async (request, reply) => detailBody(reply, find(request.params.id, level), langOf(request)));
   }
 
   const lists = [
@@ -82,10 +90,11 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         querystring: LangQuery,
         response: responses(ListEnvelope(item, `The ${PLURAL[childLevel]}.`)),
       },
-    }, async (request) => {
+    }, async (request, reply) => {
       const unit = find(request.params.id, level);
       const lang = langOf(request);
-      return envelope(request, { items: gazetteer.children(unit.code).map((child) => presentItem(child, lang)) });
+      payloads.sendIdentifier(reply, `children|${unit.code}|${lang}`,
+        () => ({ items: gazetteer.children(unit.code).map((child) => presentItem(child, lang)) }));
     });
   }
 
@@ -100,7 +109,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       querystring: LangQuery,
       response: responses(Envelope(AnyDetail, 'The unit at that path.')),
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const slugs = request.params['*'].split('/');
     if (slugs.at(-1) === '') slugs.pop(); // one trailing slash is fine
     if (slugs.length < 1 || slugs.length > 4 || !slugs.every((s) => SLUG_SEGMENT.test(s))) {
@@ -109,6 +118,6 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
     }
     const unit = gazetteer.bySlugPath(slugs);
     if (!unit) throw notFound(`Nothing at /locations/${slugs.join('/')}.`);
-    return envelope(request, present.detail(unit, langOf(request)));
+    detailBody(reply, unit, langOf(request));
   });
 }

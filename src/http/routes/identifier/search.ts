@@ -6,6 +6,7 @@ import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import { asciiDigits } from '../../../search/latin.js';
 import { invalidRequest, notFound } from '../../errors.js';
+import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { nameIn } from '../../presenters/identifier.js';
 import { errorResponses, IdentifierError, LangQuery, NotModified } from '../../schemas/common.js';
@@ -22,7 +23,7 @@ export function searchText(q: string): string {
 const POSTCODE_HELP = 'A Cambodian postal code is 6 digits: 2 for the province, 2 for the district and 2 for the commune, '
   + 'e.g. 120101 (Sangkat Tonle Basak, Phnom Penh); a province\'s ends in 0000, a district\'s in 00.';
 
-export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, search }: { gazetteer: Gazetteer; search: SearchIndex }): Promise<void> {
+export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, search, payloads }: { gazetteer: Gazetteer; search: SearchIndex; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get('/search', {
@@ -34,19 +35,22 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
       querystring: SearchQuery,
       response: { 200: Envelope(SearchData, 'One page of results, best first.'), 304: NotModified, ...errorResponses(IdentifierError) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { q, lang = 'en', page = 1, pageSize = 10 } = request.query;
-    const { total, hits } = search.search(searchText(q), { offset: (page - 1) * pageSize, limit: pageSize });
-    const items = hits.map(({ unit, match }): Static<typeof SearchData>['items'][number] => {
-      const parent = unit.parent_code === null ? undefined : gazetteer.byCode(unit.parent_code)!;
-      return {
-        kind: 'location', slug: unit.slug, name: nameIn(unit, lang), type: unit.type, href: unit.href,
-        postal_code_prefix: gazetteer.postalSpan(unit.code).prefix,
-        ...(parent ? { parent_name: nameIn(parent, lang) } : {}),
-        code: unit.code, id: unit.id, match,
-      };
+    const text = searchText(q);
+    payloads.sendIdentifier(reply, `search|${lang}|${page}|${pageSize}|${text}`, () => {
+      const { total, hits } = search.search(text, { offset: (page - 1) * pageSize, limit: pageSize });
+      const items = hits.map(({ unit, match }): Static<typeof SearchData>['items'][number] => {
+        const parent = unit.parent_code === null ? undefined : gazetteer.byCode(unit.parent_code)!;
+        return {
+          kind: 'location', slug: unit.slug, name: nameIn(unit, lang), type: unit.type, href: unit.href,
+          postal_code_prefix: gazetteer.postalSpan(unit.code).prefix,
+          ...(parent ? { parent_name: nameIn(parent, lang) } : {}),
+          code: unit.code, id: unit.id, match,
+        };
+      });
+      return { items, total, page, pageSize };
     });
-    return { statusCode: 200 as const, data: { items, total, page, pageSize }, metadata: { correlationId: request.id } };
   });
 
   typed.get('/lookup/:postcode', {
@@ -61,7 +65,7 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
       querystring: LangQuery,
       response: { 200: Envelope(LookupResult, 'The unit that owns the postal code.'), 304: NotModified, ...errorResponses(IdentifierError) },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const lang = request.query.lang ?? 'en';
     const postcode = asciiDigits(request.params.postcode.trim());
     if (!/^\d{6}$/.test(postcode)) {
@@ -69,19 +73,17 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
     }
     const unit = gazetteer.byPostalCode(postcode);
     if (!unit) throw notFound(`No province, district or commune has postal code ${postcode}.`);
-    const [province, district, commune] = [...gazetteer.ancestors(unit.code), unit];
-    const span = gazetteer.postalSpan(unit.code);
-    return {
-      statusCode: 200 as const,
-      data: {
+    payloads.sendIdentifier(reply, `lookup|${postcode}|${lang}`, () => {
+      const [province, district, commune] = [...gazetteer.ancestors(unit.code), unit];
+      const span = gazetteer.postalSpan(unit.code);
+      return {
         slug: unit.slug, name: nameIn(unit, lang), type: unit.type as 'province' | 'capital' | 'district' | 'commune',
         postal_code: unit.postal_code, postal_code_prefix: span.prefix, postal_code_range: span.range,
         province_slug: province!.slug, province_name: nameIn(province!, lang),
         district_slug: district?.slug ?? null, district_name: district ? nameIn(district, lang) : null,
         commune_slug: commune?.slug ?? null, commune_name: commune ? nameIn(commune, lang) : null,
         code: unit.code, id: unit.id, href: unit.href,
-      },
-      metadata: { correlationId: request.id },
-    };
+      };
+    });
   });
 }

@@ -2,13 +2,14 @@
  * The code-based hierarchy under /v1: NCDD codes in the path, `{ status: 'success', data: [...] }`.
  * A code of the wrong form is a 400 (from the schema); a well-formed unknown code is a 404.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import { CODE_LENGTH } from '../../../gazetteer/types.js';
 import { notFound } from '../../errors.js';
+import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { v1Record } from '../../presenters/v1.js';
 import { errorResponses, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
@@ -18,9 +19,11 @@ function responses(record: TSchema, description: string) {
   return { 200: V1Envelope(record, description), 304: NotModified, ...errorResponses(V1Error) };
 }
 
-export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer }: { gazetteer: Gazetteer }): Promise<void> {
+export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const success = (units: readonly Unit[]) => ({ status: 'success' as const, data: units.map(v1Record) });
+  /** The cached `{ status, data }` body listing these units. */
+  const success = (reply: FastifyReply, key: string, units: () => readonly Unit[]) =>
+    payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: units().map(v1Record) }));
   const find = (code: string, level: Level): Unit => {
     const unit = gazetteer.byCode(code);
     if (!unit || unit.level !== level) throw notFound(`No ${level} has code ${code}.`);
@@ -39,7 +42,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer }: { g
       querystring: NoQuery,
       response: responses(V1Province, 'The provinces.'),
     },
-  }, async () => success(gazetteer.provinces()));
+  }, async (_request, reply) => success(reply, 'v1|provinces', () => gazetteer.provinces()));
 
   typed.get('/v1/provinces/:province_code', {
     config: { cacheable: true },
@@ -51,7 +54,10 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer }: { g
       querystring: NoQuery,
       response: responses(V1Province, 'The province.'),
     },
-  }, async (request) => success([find((request.params as { province_code: string }).province_code, 'province')]));
+  }, async (request, reply) => {
+    const province = find((request.params as { province_code: string }).province_code, 'province');
+    success(reply, `v1|province|${province.code}`, () => [province]);
+  });
 
   const lists = [
     { path: '/v1/districts/:province_code', param: 'province_code', level: 'province', record: V1District, operationId: 'v1ListDistricts', what: 'districts' },
@@ -69,6 +75,9 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer }: { g
         querystring: NoQuery,
         response: responses(record, `The ${what}.`),
       },
-    }, async (request) => success(gazetteer.children(find((request.params as Record<string, string>)[param]!, level).code)));
+    }, async (request, reply) => {
+      const parent = find((request.params as Record<string, string>)[param]!, level);
+      success(reply, `v1|children|${parent.code}`, () => gazetteer.children(parent.code));
+    });
   }
 }

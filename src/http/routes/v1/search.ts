@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { SearchIndex } from '../../../search/search-index.js';
+import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { v1Record } from '../../presenters/v1.js';
 import { errorResponses, NotModified, V1Error } from '../../schemas/common.js';
 import { V1SearchMeta, V1SearchQuery, V1SearchRecord } from '../../schemas/search.js';
 import { searchText } from '../identifier/search.js';
 
-export async function v1SearchRoutes(app: FastifyInstance, { search }: { search: SearchIndex }): Promise<void> {
+export async function v1SearchRoutes(app: FastifyInstance, { search, payloads }: { search: SearchIndex; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/v1/search', {
     config: { cacheable: true },
@@ -25,13 +26,16 @@ export async function v1SearchRoutes(app: FastifyInstance, { search }: { search:
         ...errorResponses(V1Error),
       },
     },
-  }, async (request) => {
+  }, async (request, reply) => {
     const { q, page = 1, pageSize = 10 } = request.query;
-    const { total, hits } = search.search(searchText(q), { offset: (page - 1) * pageSize, limit: pageSize });
-    return {
-      status: 'success' as const,
-      data: hits.map(({ unit, match }) => ({ ...v1Record(unit), level: unit.level, match })) as never,
-      meta: { total, page, pageSize },
-    };
+    const text = searchText(q);
+    payloads.sendWhole(reply, `v1search|${page}|${pageSize}|${text}`, () => {
+      const { total, hits } = search.search(text, { offset: (page - 1) * pageSize, limit: pageSize });
+      return {
+        status: 'success' as const,
+        data: hits.map(({ unit, match }) => ({ ...v1Record(unit), level: unit.level, match })),
+        meta: { total, page, pageSize },
+      };
+    });
   });
 }
