@@ -9,6 +9,10 @@
  * alternates baseline and target runs of autocannon (100 connections, pipelining 1 and 10; warm-up, then a timed
  * window), repeats, and compares medians. Ratios measured side by side are what to read: machines are shared and noisy.
  * Writes bench/results/latest.json with the machine it ran on.
+ *
+ * The full run also measures a second reference, `same bytes`: Fastify answering with kh-address's exact status,
+ * headers and body for the scenario, as constants. Hello-world's 17-byte body is cheap for the load generator too;
+ * on a 2-core machine it shares the CPU, so the same-bytes ratio shows how much of a gap is the response's size.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,8 +27,8 @@ import { openStore } from '../src/keys/open-store.js';
 
 const quick = process.argv.includes('--quick');
 const SETTINGS = quick
-  ? { connections: 100, pipelining: [10], rounds: 1, warmupSeconds: 0.5, seconds: 1.5, startups: 1 }
-  : { connections: 100, pipelining: [1, 10], rounds: 3, warmupSeconds: 2, seconds: 5, startups: 3 };
+  ? { connections: 100, pipelining: [10], rounds: 1, warmupSeconds: 0.5, seconds: 1.5, startups: 1, sameBytes: false }
+  : { connections: 100, pipelining: [1, 10], rounds: 3, warmupSeconds: 2, seconds: 5, startups: 3, sameBytes: true };
 
 const root = new URL('..', import.meta.url).pathname;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -148,38 +152,46 @@ async function main(): Promise<void> {
     { name: '304 revalidation', requests: [{ path: '/v1/provinces', headers: { ...keyed, 'if-none-match': etag } }], expectStatus: 304 },
     { name: '401 without a key', requests: [{ path: '/provinces' }], expectStatus: 401 },
   ];
+  const captured: { status: number; headers: Record<string, string>; body: string }[] = [];
   for (const scenario of scenarios) {
-    for (const request of scenario.requests) {
+    for (const [i, request] of scenario.requests.entries()) {
       const response = await fetch(target.url + request.path!, { headers: request.headers as Record<string, string> });
-      await response.arrayBuffer();
+      const body = await response.text();
       if (response.status !== scenario.expectStatus) throw new Error(`${scenario.name}: ${request.path} answered ${response.status}`);
+      const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)));
+      if (i === 0) captured.push({ status: response.status, headers, body });
     }
   }
+  const responsesFile = join(dir, 'responses.json');
+  writeFileSync(responsesFile, JSON.stringify(captured));
+  const sameBytes = SETTINGS.sameBytes ? await start(['bench/same-bytes-server.mjs'], { RESPONSES: responsesFile }, { path: '/0' }) : undefined;
 
   const rows = [];
-  for (const scenario of scenarios) {
+  for (const [index, scenario] of scenarios.entries()) {
     for (const pipelining of SETTINGS.pipelining) {
-      const runs: { target: Measure; baseline: Measure }[] = [];
+      const runs: { target: Measure; baseline: Measure; sameBytes?: Measure }[] = [];
       for (let round = 0; round < SETTINGS.rounds; round++) {
-        // Alternate which goes first, so that drift hits both alike.
-        const order = round % 2 === 0 ? (['baseline', 'target'] as const) : (['target', 'baseline'] as const);
-        const measured: Partial<Record<'target' | 'baseline', Measure>> = {};
+        // Alternate which goes first, so that drift hits all alike.
+        const all = ['baseline', 'target', ...(sameBytes ? ['sameBytes'] as const : [])] as const;
+        const order = round % 2 === 0 ? all : [...all].reverse();
+        const measured: Partial<Record<'target' | 'baseline' | 'sameBytes', Measure>> = {};
         for (const which of order) {
-          const url = which === 'target' ? target.url : baseline.url;
-          const requests = which === 'target' ? scenario.requests : [{ path: '/' }];
+          const url = which === 'target' ? target.url : which === 'baseline' ? baseline.url : sameBytes!.url;
+          const requests = which === 'target' ? scenario.requests : which === 'baseline' ? [{ path: '/' }] : [{ path: `/${index}` }];
           await cannon(url, { pipelining, seconds: SETTINGS.warmupSeconds, requests });
           measured[which] = await cannon(url, { pipelining, seconds: SETTINGS.seconds, requests });
         }
-        runs.push(measured as { target: Measure; baseline: Measure });
+        runs.push(measured as { target: Measure; baseline: Measure; sameBytes?: Measure });
       }
       const t = { rps: median(runs.map((r) => r.target.rps)), p50: median(runs.map((r) => r.target.p50)), p99: median(runs.map((r) => r.target.p99)) };
       const b = { rps: median(runs.map((r) => r.baseline.rps)), p50: median(runs.map((r) => r.baseline.p50)), p99: median(runs.map((r) => r.baseline.p99)) };
       const ratio = median(runs.map((r) => r.target.rps / r.baseline.rps));
+      const sameBytesRatio = sameBytes ? median(runs.map((r) => r.target.rps / r.sameBytes!.rps)) : null;
       const p99Ratio = t.p99 / Math.max(b.p99, 1);
       const errors = runs.reduce((n, r) => n + r.target.errors, 0);
       const unexpected = scenario.expectStatus === 200 ? runs.reduce((n, r) => n + r.target.non2xx, 0) : 0;
       const met = (scenario.minRatio === undefined || ratio >= scenario.minRatio) && (scenario.maxP99Ratio === undefined || p99Ratio <= scenario.maxP99Ratio);
-      rows.push({ scenario: scenario.name, pipelining, target: t, baseline: b, ratio, p99Ratio, errors, unexpectedStatuses: unexpected,
+      rows.push({ scenario: scenario.name, pipelining, target: t, baseline: b, ratio, sameBytesRatio, p99Ratio, errors, unexpectedStatuses: unexpected,
         targets: { minRatio: scenario.minRatio ?? null, maxP99Ratio: scenario.maxP99Ratio ?? null }, met: scenario.minRatio === undefined ? null : met });
       console.error(`  ${scenario.name}, pipelining ${pipelining}: ${(ratio * 100).toFixed(0)}% of baseline`);
     }
@@ -194,7 +206,7 @@ async function main(): Promise<void> {
   }
   const gateRatio = median(gate.map((g) => g.with / g.without));
   const peakRss = peakRssMb(target.child.pid!);
-  await Promise.all([stop(target), stop(baseline), stop(open)]);
+  await Promise.all([stop(target), stop(baseline), stop(open), ...(sameBytes ? [stop(sameBytes)] : [])]);
   rmSync(dir, { recursive: true, force: true });
 
   const machine = { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
@@ -216,11 +228,11 @@ async function main(): Promise<void> {
   const num = (n: number) => n.toFixed(0).padStart(7);
   console.log(`\nkh-address benchmark (${report.mode}) on ${machine.cpu} x ${machine.cores}, ${machine.memoryGb} GB, Node ${machine.node}`);
   console.log(`${SETTINGS.connections} connections; ${SETTINGS.rounds} round(s) of ${SETTINGS.seconds} s after ${SETTINGS.warmupSeconds} s warm-up; medians; baseline = Fastify hello-world\n`);
-  console.log(`${pad('scenario', 30)} ${pad('pipe', 4)} ${'req/s'.padStart(7)} ${'base'.padStart(7)} ${'ratio'.padStart(6)}  p50 ms (base)  p99 ms (base)  p99x   target`);
+  console.log(`${pad('scenario', 30)} ${pad('pipe', 4)} ${'req/s'.padStart(7)} ${'base'.padStart(7)} ${'ratio'.padStart(6)}  p50 ms (base)  p99 ms (base)  p99x  same-bytes   target`);
   for (const r of rows) {
     const verdict = r.met === null ? '-' : r.met ? 'met' : 'MISSED';
     const goal = r.targets.minRatio === null ? '' : `>=${r.targets.minRatio * 100}%${r.targets.maxP99Ratio ? `, p99<=${r.targets.maxP99Ratio}x` : ''}`;
-    console.log(`${pad(r.scenario, 30)} ${pad(String(r.pipelining), 4)} ${num(r.target.rps)} ${num(r.baseline.rps)} ${(r.ratio * 100).toFixed(0).padStart(5)}%  ${String(r.target.p50).padStart(5)} (${String(r.baseline.p50).padStart(4)})   ${String(r.target.p99).padStart(5)} (${String(r.baseline.p99).padStart(4)})  ${r.p99Ratio.toFixed(1).padStart(4)}   ${verdict} ${goal}${r.errors ? ` errors=${r.errors}` : ''}${r.unexpectedStatuses ? ` non2xx=${r.unexpectedStatuses}` : ''}`);
+    console.log(`${pad(r.scenario, 30)} ${pad(String(r.pipelining), 4)} ${num(r.target.rps)} ${num(r.baseline.rps)} ${(r.ratio * 100).toFixed(0).padStart(5)}%  ${String(r.target.p50).padStart(5)} (${String(r.baseline.p50).padStart(4)})   ${String(r.target.p99).padStart(5)} (${String(r.baseline.p99).padStart(4)})  ${r.p99Ratio.toFixed(1).padStart(4)}  ${(r.sameBytesRatio === null ? '-' : `${(r.sameBytesRatio * 100).toFixed(0)}%`).padStart(10)}   ${verdict} ${goal}${r.errors ? ` errors=${r.errors}` : ''}${r.unexpectedStatuses ? ` non2xx=${r.unexpectedStatuses}` : ''}`);
   }
   console.log(`\nAPI-key gate (auth + metering) on /lookup/120101, pipelining 10: ${(gateRatio * 100).toFixed(0)}% of the same server without it`);
   console.log(`peak RSS of the server under load: ${peakRss?.toFixed(0) ?? 'n/a'} MB (target < 200 MB; ${rssBeforeMb?.toFixed(0) ?? 'n/a'} MB after start)`);

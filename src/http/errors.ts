@@ -52,15 +52,23 @@ export function quotePath(path: string): string {
   return path.length > 120 ? `${path.slice(0, 120)}...` : path;
 }
 
+/** What an error response says; an ApiError is one, and hooks pass plain objects (no stack trace to build). */
+export interface ErrorInfo {
+  statusCode: number;
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
 /** The error body for this request's shape. */
-export function errorEnvelope(request: FastifyRequest, error: ApiError) {
+export function errorEnvelope(request: FastifyRequest, error: ErrorInfo) {
   const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   return isV1(requestPath(request))
     ? { status: 'error' as const, error: body }
     : { statusCode: error.statusCode, error: body, metadata: { correlationId: request.id } };
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ErrorInfo): FastifyReply {
   return reply.code(error.statusCode).send(errorEnvelope(request, error));
 }
 

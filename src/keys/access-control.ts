@@ -1,9 +1,12 @@
 /**
  * Admission of a request by its API key: the key's form (checksum, no store lookup), the key itself (cached), the
  * monthly quota, then the per-second limit. Every admitted request is counted; refused ones are not.
+ *
+ * Hot path: once a key is cached and its monthly total known, admission is synchronous and allocates little (no
+ * hashing, no date formatting: measured as a quarter of the server's time before).
  */
 import { hashKey, isWellFormedKey } from './key-format.js';
-import { monthSeconds, nextMonthStart, secondsToNextMonth } from './periods.js';
+import { PeriodClock } from './periods.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { KeyStore, KeyWithPlan } from './store.js';
 import type { UsageMeter } from './usage-meter.js';
@@ -29,9 +32,17 @@ export interface AccessControlOptions {
   now?: () => Date;
 }
 
+const MISSING: Admission = { outcome: 'missing' };
+const INVALID: Admission = { outcome: 'invalid' };
+
 export class AccessControl {
+  /**
+   * Keys by their secret (in this process's memory only, which already holds every request's key): a cache hit
+   * needs no hashing. The store itself keeps hashes only.
+   */
   private readonly cache = new Map<string, { key: KeyWithPlan | undefined; expires: number }>();
   private readonly limiter = new RateLimiter();
+  private readonly clock = new PeriodClock();
   private admittedSincePrune = 0;
 
   constructor(
@@ -40,55 +51,66 @@ export class AccessControl {
     private readonly options: AccessControlOptions,
   ) {}
 
-  /** Finds a key by its secret, through the cache; undefined for unknown and revoked keys. */
-  private async lookup(secret: string): Promise<KeyWithPlan | undefined> {
-    const hash = hashKey(secret);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    if (cached && cached.expires > now) return cached.key;
-    const found = await this.store.findKeyByHash(hash);
-    const key = found && found.revokedAt === null ? found : undefined;
-    this.cache.delete(hash);
-    this.cache.set(hash, { key, expires: now + this.options.keyCacheTtlMs });
-    // Oldest first out: many made-up keys cannot grow the cache without bound.
-    if (this.cache.size > (this.options.keyCacheSize ?? 50_000)) this.cache.delete(this.cache.keys().next().value!);
-    return key;
-  }
-
   /** Forget cached keys, so a revocation or plan change made in this process applies at once. */
   forgetCachedKeys(): void {
     this.cache.clear();
   }
 
-  async admit(header: string | string[] | undefined): Promise<Admission> {
-    if (header === undefined || header === '') return { outcome: 'missing' };
-    if (typeof header !== 'string' || !isWellFormedKey(header)) return { outcome: 'invalid' };
-    const key = await this.lookup(header);
-    if (!key) return { outcome: 'invalid' };
-    await this.meter.load(key.id);
+  private async fetchKey(secret: string): Promise<KeyWithPlan | undefined> {
+    const found = await this.store.findKeyByHash(hashKey(secret));
+    const key = found && found.revokedAt === null ? found : undefined;
+    this.cache.delete(secret);
+    this.cache.set(secret, { key, expires: Date.now() + this.options.keyCacheTtlMs });
+    // Oldest first out: many made-up keys cannot grow the cache without bound.
+    if (this.cache.size > (this.options.keyCacheSize ?? 50_000)) this.cache.delete(this.cache.keys().next().value!);
+    return key;
+  }
 
-    const now = this.options.now?.() ?? new Date();
-    const used = this.meter.used(key.id);
-    const monthly = {
-      quota: key.limits.monthlyQuota,
-      remaining: Math.max(0, key.limits.monthlyQuota - used),
-      resetSeconds: secondsToNextMonth(now),
-      windowSeconds: monthSeconds(now),
-      resetsAt: nextMonthStart(now),
-    };
-    if (used >= key.limits.monthlyQuota) {
-      const limits = { monthly, perSecond: { quota: key.limits.perSecond, remaining: 0, resetSeconds: 1 }, used };
-      return { outcome: 'quota_exceeded', key, limits, retryAfter: monthly.resetSeconds };
+  /** Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. */
+  admit(header: string | string[] | undefined): Admission | Promise<Admission> {
+    if (header === undefined || header === '') return MISSING;
+    if (typeof header !== 'string') return INVALID;
+    // Only well-formed keys are cached, so a hit needs no checksum (a hash) either.
+    const cached = this.cache.get(header);
+    if (cached && cached.expires > Date.now()) {
+      if (!cached.key) return INVALID;
+      if (this.meter.isLoaded(cached.key.id)) return this.decide(cached.key);
+      return this.admitSlowly(header, cached.key);
     }
-    const rate = this.limiter.take(key.id, key.limits.perSecond, now.getTime());
-    const perSecond = { quota: key.limits.perSecond, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
-    if (!rate.allowed) return { outcome: 'rate_limited', key, limits: { monthly, perSecond, used }, retryAfter: rate.resetSeconds };
+    if (!isWellFormedKey(header)) return INVALID;
+    return this.admitSlowly(header, undefined);
+  }
 
-    this.meter.count(key.id, key.limits.monthlyQuota);
+  private async admitSlowly(secret: string, known: KeyWithPlan | undefined): Promise<Admission> {
+    const key = known ?? (await this.fetchKey(secret));
+    if (!key) return INVALID;
+    await this.meter.load(key.id);
+    return this.decide(key);
+  }
+
+  private decide(key: KeyWithPlan): Admission {
+    const nowMs = this.options.now?.().getTime() ?? Date.now();
+    const period = this.clock.at(nowMs);
+    const used = this.meter.used(key.id);
+    const { monthlyQuota, perSecond } = key.limits;
+    const monthly = {
+      quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
+      windowSeconds: period.windowSeconds, resetsAt: period.resetsAt,
+    };
+    if (used >= monthlyQuota) {
+      const limits = { monthly, perSecond: { quota: perSecond, remaining: 0, resetSeconds: 1 }, used };
+      return { outcome: 'quota_exceeded', key, limits, retryAfter: period.resetSeconds };
+    }
+    const rate = this.limiter.take(key.id, perSecond, nowMs);
+    const rateState = { quota: perSecond, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
+    if (!rate.allowed) return { outcome: 'rate_limited', key, limits: { monthly, perSecond: rateState, used }, retryAfter: rate.resetSeconds };
+
+    this.meter.count(key.id, monthlyQuota);
     if (++this.admittedSincePrune >= 10_000) {
       this.admittedSincePrune = 0;
-      this.limiter.prune(now.getTime());
+      this.limiter.prune(nowMs);
     }
-    return { outcome: 'admitted', key, limits: { monthly: { ...monthly, remaining: monthly.remaining - 1 }, perSecond, used: used + 1 } };
+    monthly.remaining -= 1;
+    return { outcome: 'admitted', key, limits: { monthly, perSecond: rateState, used: used + 1 } };
   }
 }

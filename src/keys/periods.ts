@@ -27,3 +27,32 @@ export function monthDays(month: string): { first: string; last: string } {
   const [year, m] = month.split('-').map(Number) as [number, number];
   return { first: `${month}-01`, last: dayOf(new Date(Date.UTC(year, m, 0))) };
 }
+
+/** Everything the quota needs to know about "now", to the second. */
+export interface PeriodFacts {
+  day: string;
+  month: string;
+  /** Seconds until the quota resets, and the length of this month, in seconds. */
+  resetSeconds: number;
+  windowSeconds: number;
+  resetsAt: Date;
+}
+
+/**
+ * The period facts of a moment, computed once per second and reused: formatting dates on every request cost a
+ * tenth of the server's time (measured with --cpu-prof).
+ */
+export class PeriodClock {
+  private second = Number.NaN;
+  private facts: PeriodFacts | undefined;
+
+  at(ms: number): PeriodFacts {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.second || !this.facts) {
+      const date = new Date(ms);
+      this.second = second;
+      this.facts = { day: dayOf(date), month: monthOf(date), resetSeconds: secondsToNextMonth(date), windowSeconds: monthSeconds(date), resetsAt: nextMonthStart(date) };
+    }
+    return this.facts;
+  }
+}

@@ -10,7 +10,7 @@
  * keep that small, a key that has used a tenth of its remaining quota since the last flush triggers one at once:
  * writes become more frequent as a key nears its limit (about 10 ln(quota) extra flushes a month per key).
  */
-import { dayOf, monthOf } from './periods.js';
+import { monthOf, PeriodClock } from './periods.js';
 import type { KeyStore, UsageIncrement } from './store.js';
 
 /** A key unused this long is dropped from the totals refreshed at every flush. */
@@ -31,7 +31,9 @@ export interface MeterStats {
 export class UsageMeter {
   /** `keyId|day` -> requests not yet handed to the store. */
   private pending = new Map<string, number>();
-  private lastUsed = new Map<string, string>();
+  /** keyId -> when it was last used (epoch ms), written as an ISO time at the flush. */
+  private lastUsed = new Map<string, number>();
+  private readonly clock = new PeriodClock();
   /** `keyId|month` -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
   private readonly unconfirmed = new Map<string, number>();
   /** keyId -> the store's monthly total at the last flush. */
@@ -47,8 +49,8 @@ export class UsageMeter {
     private readonly options: { flushIntervalMs: number; now?: () => Date; onError?: (error: unknown) => void },
   ) {}
 
-  private now(): Date {
-    return this.options.now?.() ?? new Date();
+  private nowMs(): number {
+    return this.options.now?.().getTime() ?? Date.now();
   }
 
   start(): void {
@@ -66,7 +68,7 @@ export class UsageMeter {
 
   /** Makes sure the key's stored monthly total is known; only the first request of a key waits for the store. */
   async load(keyId: string): Promise<void> {
-    const month = monthOf(this.now());
+    const { month } = this.clock.at(this.nowMs());
     const known = this.stored.get(keyId);
     if (known && known.month === month) {
       known.seenAt = Date.now();
@@ -82,25 +84,32 @@ export class UsageMeter {
     await loading;
   }
 
+  /** Whether the key's monthly total is known for this month (then `used()` needs no store). */
+  isLoaded(keyId: string): boolean {
+    const known = this.stored.get(keyId);
+    return known !== undefined && known.month === this.clock.at(this.nowMs()).month;
+  }
+
   /** Requests of this key counted this month, everywhere the store knows of plus here. Call load() first. */
   used(keyId: string): number {
-    const month = monthOf(this.now());
+    const { month } = this.clock.at(this.nowMs());
     const known = this.stored.get(keyId);
     return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(`${keyId}|${month}`) ?? 0);
   }
 
   /** Counts one request of the key; with its monthly quota, flushes early when the key nears it (see above). */
   count(keyId: string, monthlyQuota?: number): void {
-    const now = this.now();
-    const pendingKey = `${keyId}|${dayOf(now)}`;
+    const nowMs = this.nowMs();
+    const { day, month } = this.clock.at(nowMs);
+    const pendingKey = `${keyId}|${day}`;
     this.pending.set(pendingKey, (this.pending.get(pendingKey) ?? 0) + 1);
-    const monthKey = `${keyId}|${monthOf(now)}`;
+    const monthKey = `${keyId}|${month}`;
     const unconfirmed = (this.unconfirmed.get(monthKey) ?? 0) + 1;
     this.unconfirmed.set(monthKey, unconfirmed);
-    this.lastUsed.set(keyId, now.toISOString());
+    this.lastUsed.set(keyId, nowMs);
     if (monthlyQuota !== undefined && !this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
       const stored = this.stored.get(keyId);
-      const remaining = monthlyQuota - (stored?.month === monthOf(now) ? stored.total : 0);
+      const remaining = monthlyQuota - (stored?.month === month ? stored.total : 0);
       if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
     }
   }
@@ -127,7 +136,7 @@ export class UsageMeter {
       const [keyId, day] = key.split('|') as [string, string];
       return { keyId, day, count };
     });
-    const month = monthOf(this.now());
+    const month = monthOf(new Date(this.nowMs()));
     const idleSince = Date.now() - IDLE_MS;
     for (const [keyId, entry] of this.stored) if (entry.seenAt < idleSince && !lastUsed.has(keyId)) this.stored.delete(keyId);
     const active = [...new Set([...this.stored.keys(), ...increments.map((i) => i.keyId)])];
@@ -135,7 +144,8 @@ export class UsageMeter {
     const started = performance.now();
     let totals: Map<string, number>;
     try {
-      totals = await this.store.recordUsage(increments, lastUsed, month, active);
+      const lastUsedIso = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
+      totals = await this.store.recordUsage(increments, lastUsedIso, month, active);
     } catch (error) {
       // Nothing is lost: the batch goes back in front of whatever was counted meanwhile.
       for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);

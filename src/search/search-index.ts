@@ -17,7 +17,7 @@ import { LEVELS } from '../gazetteer/types.js';
 import type { Alias } from './aliases.js';
 import { clusterStarts, hasKhmer, normaliseKhmer, stripKhmerUnitWord } from './khmer.js';
 import { asciiDigits, compact, latinForms, romanizationKey, wordKeys } from './latin.js';
-import { SortedKeys } from './sorted-keys.js';
+import { type SortedKeys, SortedKeysBuilder } from './sorted-keys.js';
 import { TypoIndex, typoBudget } from './typo.js';
 
 /** How a result matched, as the API reports it. */
@@ -72,15 +72,19 @@ class Matches {
   }
 }
 
+/** Key -> units; a bare number for the usual single unit (less memory than an array each). */
 class MultiMap {
-  private readonly map = new Map<string, number[]>();
+  private readonly map = new Map<string, number | number[]>();
   add(key: string, unit: number): void {
-    const list = this.map.get(key);
-    if (!list) this.map.set(key, [unit]);
-    else if (list.at(-1) !== unit) list.push(unit);
+    const found = this.map.get(key);
+    if (found === undefined) this.map.set(key, unit);
+    else if (typeof found === 'number') {
+      if (found !== unit) this.map.set(key, [found, unit]);
+    } else if (found.at(-1) !== unit) found.push(unit);
   }
-  get(key: string): number[] | undefined {
-    return this.map.get(key);
+  get(key: string): readonly number[] | undefined {
+    const found = this.map.get(key);
+    return typeof found === 'number' ? [found] : found;
   }
   keys(): IterableIterator<string> {
     return this.map.keys();
@@ -139,7 +143,8 @@ export class SearchIndex {
     this.best = new Uint8Array(units.length).fill(NO_TIER);
     const indexOf = new Map(units.map((u, i) => [u.code, i]));
 
-    const sortName = units.map((u) => compact(latinForms(u.name_latin).words));
+    const latinNames = units.map((u) => latinForms(u.name_latin));
+    const sortName = latinNames.map((forms) => compact(forms.words));
     const ordered = units.map((_, i) => i).sort((a, b) => {
       const ua = units[a]!;
       const ub = units[b]!;
@@ -151,26 +156,25 @@ export class SearchIndex {
     this.order = new Int32Array(units.length);
     ordered.forEach((unit, position) => (this.order[unit] = position));
 
-    const latinPrefix: [string, number][] = [];
-    const wordSuffix: [string, number][] = [];
-    const keyPrefix: [string, number][] = [];
-    const khmerPrefix: [string, number][] = [];
-    const khmerInner: [string, number][] = [];
+    const latinPrefix = new SortedKeysBuilder();
+    const wordSuffix = new SortedKeysBuilder();
+    const keyPrefix = new SortedKeysBuilder();
+    const khmerPrefix = new SortedKeysBuilder();
+    const khmerInner = new SortedKeysBuilder();
     this.unitWordLists = units.map(() => []);
 
     units.forEach((unit, u) => {
-      for (const name of [unit.name_latin, unit.name_ungegn]) {
-        if (!name) continue;
-        const { words, core, typed } = latinForms(name);
+      const ungegn = unit.name_ungegn ? latinForms(unit.name_ungegn) : undefined;
+      for (const { words, core, typed } of ungegn ? [latinNames[u]!, ungegn] : [latinNames[u]!]) {
         for (const form of distinct([words, core])) {
           const c = compact(form);
           this.latinExact.add(c, u);
-          latinPrefix.push([c, u]);
-          for (let i = 1; i < form.length; i++) wordSuffix.push([compact(form.slice(i)), u]);
+          latinPrefix.push(c, u);
+          for (let i = 1; i < form.length; i++) wordSuffix.push(compact(form.slice(i)), u);
           this.keyExact.add(romanizationKey(form), u);
-          keyPrefix.push([wordKeys(form), u]);
+          keyPrefix.push(wordKeys(form), u);
         }
-        if (compact(typed) !== compact(words)) latinPrefix.push([compact(typed), u]);
+        if (compact(typed) !== compact(words)) latinPrefix.push(compact(typed), u);
         this.unitWordLists[u]!.push(core);
         for (const word of core) this.wordPostings.add(word, u);
         if (core.length > 1) this.compactNames.add(compact(core), u);
@@ -178,11 +182,11 @@ export class SearchIndex {
       const khmer = normaliseKhmer(unit.name_km);
       for (const form of distinct([khmer, stripKhmerUnitWord(khmer)])) {
         this.khmerExact.add(form, u);
-        for (const start of clusterStarts(form)) (start === 0 ? khmerPrefix : khmerInner).push([form.slice(start), u]);
+        for (const start of clusterStarts(form)) (start === 0 ? khmerPrefix : khmerInner).push(form.slice(start), u);
       }
     });
 
-    const aliasPrefix: [string, number][] = [];
+    const aliasPrefix = new SortedKeysBuilder();
     for (const alias of aliases) {
       const targets = alias.codes.map((code) => {
         const u = indexOf.get(code);
@@ -195,19 +199,21 @@ export class SearchIndex {
       for (const { text, key } of forms) {
         for (const u of targets) {
           this.aliasExact.add(text, u);
-          aliasPrefix.push([text, u]);
+          aliasPrefix.push(text, u);
           if (key) this.aliasKey.add(key, u);
         }
       }
     }
 
-    this.latinPrefix = new SortedKeys(latinPrefix);
-    this.latinWordSuffix = new SortedKeys(wordSuffix);
-    this.keyPrefix = new SortedKeys(keyPrefix);
-    this.khmerPrefix = new SortedKeys(khmerPrefix);
-    this.khmerInner = new SortedKeys(khmerInner);
-    this.aliasPrefix = new SortedKeys(aliasPrefix);
-    this.postal = new SortedKeys(units.map((unit, u) => [unit.postal_code, u] as const));
+    this.latinPrefix = latinPrefix.build();
+    this.latinWordSuffix = wordSuffix.build();
+    this.keyPrefix = keyPrefix.build();
+    this.khmerPrefix = khmerPrefix.build();
+    this.khmerInner = khmerInner.build();
+    this.aliasPrefix = aliasPrefix.build();
+    const postal = new SortedKeysBuilder();
+    units.forEach((unit, u) => postal.push(unit.postal_code, u));
+    this.postal = postal.build();
     units.forEach((unit, u) => {
       if (unit.level !== 'village') this.postalOwner.set(unit.postal_code, u);
     });
@@ -323,11 +329,12 @@ export class SearchIndex {
   }
 }
 
-function distinct<T>(forms: T[]): T[] {
+/** The non-empty forms, each once (word lists compared by their words). */
+function distinct<T extends string | readonly string[]>(forms: T[]): T[] {
   const seen = new Set<string>();
   return forms.filter((f) => {
-    const key = JSON.stringify(f);
-    if (seen.has(key) || (Array.isArray(f) ? f.length === 0 : f === '')) return false;
+    const key = typeof f === 'string' ? f : f.join(' ');
+    if (f.length === 0 || seen.has(key)) return false;
     seen.add(key);
     return true;
   });

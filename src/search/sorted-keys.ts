@@ -3,10 +3,16 @@ export class SortedKeys {
   private readonly keys: string[];
   private readonly units: Int32Array;
 
-  constructor(entries: Iterable<readonly [key: string, unit: number]>) {
-    const list = [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]));
-    this.keys = list.map((e) => e[0]);
-    this.units = Int32Array.from(list.map((e) => e[1]));
+  /** Builds from parallel lists (a key and its unit at the same index): no pair arrays, which cost GC at start. */
+  constructor(keys: readonly string[], units: readonly number[]) {
+    const order = new Int32Array(keys.length).map((_, i) => i);
+    order.sort((a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      return ka < kb ? -1 : ka > kb ? 1 : units[a]! - units[b]!;
+    });
+    this.keys = Array.from(order, (i) => keys[i]!);
+    this.units = order.map((i) => units[i]!);
   }
 
   get size(): number {
@@ -23,5 +29,20 @@ export class SortedKeys {
       else hi = mid;
     }
     for (let i = lo; i < this.keys.length && this.keys[i]!.startsWith(prefix); i++) visit(this.units[i]!);
+  }
+}
+
+/** Collects key/unit pairs into the parallel lists SortedKeys takes. */
+export class SortedKeysBuilder {
+  readonly keys: string[] = [];
+  readonly units: number[] = [];
+
+  push(key: string, unit: number): void {
+    this.keys.push(key);
+    this.units.push(unit);
+  }
+
+  build(): SortedKeys {
+    return new SortedKeys(this.keys, this.units);
   }
 }

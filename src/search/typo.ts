@@ -52,7 +52,8 @@ export function deletions(word: string, depth: number): Set<string> {
  * budget its own length would allow a query of similar length, so lookups are a few map gets.
  */
 export class TypoIndex {
-  private readonly byDeletion = new Map<string, string[]>();
+  /** Deletion -> the word, or words, it comes from (a bare string for the usual single word: less memory). */
+  private readonly byDeletion = new Map<string, string | string[]>();
 
   /** `maxDepth` caps the edits indexed (and so the memory) below what the budget would allow. */
   constructor(vocabulary: Iterable<string>, private readonly maxDepth = 2) {
@@ -61,9 +62,10 @@ export class TypoIndex {
       const depth = Math.min(typoBudget(word.length + 2), maxDepth);
       if (depth === 0) continue;
       for (const deleted of deletions(word, depth)) {
-        const list = this.byDeletion.get(deleted);
-        if (list) list.push(word);
-        else this.byDeletion.set(deleted, [word]);
+        const found = this.byDeletion.get(deleted);
+        if (found === undefined) this.byDeletion.set(deleted, word);
+        else if (typeof found === 'string') this.byDeletion.set(deleted, [found, word]);
+        else found.push(word);
       }
     }
   }
@@ -74,7 +76,9 @@ export class TypoIndex {
     if (budget === 0) return [];
     const found = new Set<string>();
     for (const deleted of deletions(word, budget)) {
-      for (const candidate of this.byDeletion.get(deleted) ?? []) {
+      const entry = this.byDeletion.get(deleted);
+      if (entry === undefined) continue;
+      for (const candidate of typeof entry === 'string' ? [entry] : entry) {
         if (candidate !== word && !found.has(candidate) && editDistance(word, candidate, budget) <= budget) found.add(candidate);
       }
     }

@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { ERROR_CODES } from '../../src/http/schemas/common.js';
 import type { Level, Unit } from '../../src/gazetteer/types.js';
+import { etagFor } from '../../src/http/plugins/caching.js';
 import { API_VERSION } from '../../src/version.js';
 import { appOptions, gazetteer, unit } from '../helper.js';
 
@@ -34,7 +35,7 @@ interface Res {
 }
 
 const DATASET_VERSION = gazetteer().version;
-const ETAG = `W/"${API_VERSION}+${DATASET_VERSION}"`;
+const ETAG = etagFor(API_VERSION, DATASET_VERSION);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SANE_ID = /^[A-Za-z0-9._~:/+=-]{1,128}$/;
 const READ_METHODS = new Set<Method>(['GET', 'HEAD']);
@@ -319,7 +320,7 @@ function checkResponse(req: Req, res: Res): void {
   else assert.match(String(correlationId), UUID, where);
 
   if (req.method === 'OPTIONS') {
-    // @fastify/cors (strictPreflight: false) answers every OPTIONS request in its onRequest hook with 204, with or
+    // The CORS plugin (plugins/cors.ts) answers every OPTIONS request in its onRequest hook with 204, with or
     // without Origin and Access-Control-Request-Method; only a URL the router cannot decode fails before that.
     if (decodedPath === undefined) {
       assert.equal(res.status, 400, where);
@@ -582,7 +583,7 @@ describe('fuzzing the HTTP API', () => {
       { url: '/provinces/nope', headers: { 'if-none-match': '*' }, status: 400, code: 'invalid_request', shape: 'identifier' },
       { url: '/provinces', headers: { 'x-correlation-id': 'ខ្មែរ' }, status: 200 },
       { url: '/provinces/nope', headers: { 'x-correlation-id': 'a\u0000b' }, status: 400, code: 'invalid_request', shape: 'identifier' },
-      // CORS preflight: @fastify/cors answers every OPTIONS with 204 (strictPreflight is off), except a URL the router cannot decode
+      // CORS preflight: plugins/cors.ts answers every OPTIONS with 204, except a URL the router cannot decode
       { method: 'OPTIONS', url: '/provinces', status: 204 },
       { method: 'OPTIONS', url: '/nowhere', status: 204 },
       { method: 'OPTIONS', url: '/provinces', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' }, status: 204 },

@@ -2,11 +2,12 @@
  * The API-key gate in front of every data route: 401 without a valid key, 429 over the quota or the per-second
  * limit, and the IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers) on every keyed response.
  * Register it inside the data routes' scope only: /health, /openapi.json and /docs stay open.
+ * A callback-style hook: admission is synchronous for a known key, and a promise per request would cost throughput.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AccessControl, LimitState } from '../../keys/access-control.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { AccessControl, Admission, LimitState } from '../../keys/access-control.js';
 import type { KeyWithPlan } from '../../keys/store.js';
-import { ApiError, sendError } from '../errors.js';
+import { sendError } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,37 +18,60 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-api-key';
 
+/** `RateLimit-Policy` depends only on the plan and the month: built once per combination. */
+const policies = new Map<string, string>();
+function policyHeader(limits: LimitState): string {
+  const id = `${limits.monthly.quota}|${limits.monthly.windowSeconds}|${limits.perSecond.quota}`;
+  let header = policies.get(id);
+  if (header === undefined) {
+    header = `"monthly";q=${limits.monthly.quota};w=${limits.monthly.windowSeconds}, "per-second";q=${limits.perSecond.quota};w=1`;
+    if (policies.size > 1000) policies.clear();
+    policies.set(id, header);
+  }
+  return header;
+}
+
 /** `RateLimit-Policy` and `RateLimit`, both policies: the monthly quota and the per-second limit. */
 function setRateLimitHeaders(reply: FastifyReply, limits: LimitState): void {
   const { monthly, perSecond } = limits;
-  reply.header('ratelimit-policy', `"monthly";q=${monthly.quota};w=${monthly.windowSeconds}, "per-second";q=${perSecond.quota};w=1`);
+  reply.header('ratelimit-policy', policyHeader(limits));
   reply.header('ratelimit', `"monthly";r=${monthly.remaining};t=${monthly.resetSeconds}, "per-second";r=${perSecond.remaining};t=${perSecond.resetSeconds}`);
+}
+
+function apply(admission: Admission, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  switch (admission.outcome) {
+    case 'missing':
+      sendError(request, reply, { statusCode: 401, code: 'missing_api_key',
+        message: 'This request needs an API key in the x-api-key header. Get one from the developer dashboard.' });
+      return;
+    case 'invalid':
+      sendError(request, reply, { statusCode: 401, code: 'invalid_api_key', message: 'The API key in x-api-key is malformed, unknown or revoked.' });
+      return;
+    case 'quota_exceeded':
+      setRateLimitHeaders(reply, admission.limits);
+      reply.header('retry-after', String(admission.retryAfter));
+      sendError(request, reply, { statusCode: 429, code: 'quota_exceeded',
+        message: `The monthly quota of ${admission.limits.monthly.quota} requests is used up; it resets on `
+          + `${admission.limits.monthly.resetsAt.toISOString()}. Contact the operator for a higher plan.` });
+      return;
+    case 'rate_limited':
+      setRateLimitHeaders(reply, admission.limits);
+      reply.header('retry-after', String(admission.retryAfter));
+      sendError(request, reply, { statusCode: 429, code: 'rate_limited',
+        message: `More than ${admission.limits.perSecond.quota} requests in one second; slow down and retry after the Retry-After seconds.` });
+      return;
+    case 'admitted':
+      setRateLimitHeaders(reply, admission.limits);
+      request.apiKey = { key: admission.key, limits: admission.limits };
+      done();
+  }
 }
 
 export function registerApiKeys(scope: FastifyInstance, access: AccessControl): void {
   scope.decorateRequest('apiKey', undefined);
-  scope.addHook('onRequest', async (request, reply) => {
-    const admission = await access.admit(request.headers[API_KEY_HEADER]);
-    switch (admission.outcome) {
-      case 'missing':
-        return sendError(request, reply, new ApiError(401, 'missing_api_key',
-          'This request needs an API key in the x-api-key header. Get one from the developer dashboard.'));
-      case 'invalid':
-        return sendError(request, reply, new ApiError(401, 'invalid_api_key', 'The API key in x-api-key is malformed, unknown or revoked.'));
-      case 'quota_exceeded':
-        setRateLimitHeaders(reply, admission.limits);
-        reply.header('retry-after', String(admission.retryAfter));
-        return sendError(request, reply, new ApiError(429, 'quota_exceeded',
-          `The monthly quota of ${admission.limits.monthly.quota} requests is used up; it resets on `
-          + `${admission.limits.monthly.resetsAt.toISOString()}. Contact the operator for a higher plan.`));
-      case 'rate_limited':
-        setRateLimitHeaders(reply, admission.limits);
-        reply.header('retry-after', String(admission.retryAfter));
-        return sendError(request, reply, new ApiError(429, 'rate_limited',
-          `More than ${admission.limits.perSecond.quota} requests in one second; slow down and retry after the Retry-After seconds.`));
-      case 'admitted':
-        setRateLimitHeaders(reply, admission.limits);
-        request.apiKey = { key: admission.key, limits: admission.limits };
-    }
+  scope.addHook('onRequest', (request, reply, done) => {
+    const admission = access.admit(request.headers[API_KEY_HEADER]);
+    if (admission instanceof Promise) admission.then((a) => apply(a, request, reply, done), done);
+    else apply(admission, request, reply, done);
   });
 }

@@ -1,8 +1,9 @@
 /**
  * HTTP caching of data responses. The data changes only with the dataset version (and the format only with the
- * API version), so one weak ETag per release serves every URL; the body differs per request only in
+ * API version), so one weak ETag per pair of versions serves every URL; the body differs per request only in
  * metadata.correlationId, hence weak. A matching If-None-Match gets 304 with no body.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** `Cache-Control` of data responses: private, because every request will need an API key and counts against it. */
@@ -24,16 +25,25 @@ function matches(ifNoneMatch: string, etag: string): boolean {
   });
 }
 
+/** The ETag of every data response: a short hash of the API and dataset versions (fewer bytes on every response). */
+export function etagFor(apiVersion: string, datasetVersion: string): string {
+  return `W/"${createHash('sha256').update(`${apiVersion}+${datasetVersion}`).digest('base64url').slice(0, 16)}"`;
+}
+
 export function registerCaching(app: FastifyInstance, { datasetVersion, apiVersion }: { datasetVersion: string; apiVersion: string }): void {
-  const etag = `W/"${apiVersion}+${datasetVersion}"`;
-  app.addHook('onSend', async (request: FastifyRequest, reply, payload) => {
-    if (reply.statusCode !== 200 || !request.routeOptions.config.cacheable) return payload;
+  const etag = etagFor(apiVersion, datasetVersion);
+  app.addHook('onSend', (request: FastifyRequest, reply, payload, done) => {
+    if (reply.statusCode !== 200 || !request.routeOptions.config.cacheable) {
+      done(null, payload);
+      return;
+    }
     reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
     const ifNoneMatch = request.headers['if-none-match'];
     if (typeof ifNoneMatch === 'string' && matches(ifNoneMatch, etag)) {
       reply.code(304);
-      return '';
+      done(null, '');
+      return;
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { ApiError, quotePath, sendError, toApiError } from '../errors.js';
+import { quotePath, sendError, toApiError } from '../errors.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -21,16 +21,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const path = request.url.split('?', 1)[0]!;
     if (!READ_METHODS.has(request.method) && getRoutes.find('GET', path)) {
       reply.header('allow', 'GET, HEAD');
-      return sendError(request, reply, new ApiError(405, 'method_not_allowed',
-        `${request.method} is not allowed on ${quotePath(path)}: the API is read-only, use GET.`));
+      return sendError(request, reply, { statusCode: 405, code: 'method_not_allowed',
+        message: `${request.method} is not allowed on ${quotePath(path)}: the API is read-only, use GET.` });
     }
-    return sendError(request, reply, new ApiError(404, 'not_found', `No route ${request.method} ${quotePath(path)}. See /docs for the API.`));
+    return sendError(request, reply, { statusCode: 404, code: 'not_found', message: `No route ${request.method} ${quotePath(path)}. See /docs for the API.` });
   };
 
   // Every route is a GET, so any other method (but CORS preflights) has no route: answer it here, before Fastify
   // would parse a body and refuse it with a 400 or 415 that hides the real problem.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!READ_METHODS.has(request.method) && request.method !== 'OPTIONS') return noRoute(request, reply);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (READ_METHODS.has(request.method) || request.method === 'OPTIONS') done();
+    else noRoute(request, reply);
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -1,0 +1,16 @@
+// A reference for the benchmark: Fastify answering GET /<n> with exactly the status, headers and body kh-address
+// gave for scenario n (captured by bench/http.ts into the file RESPONSES names), as constants. Its req/s is the
+// ceiling for responses of that size on this machine, framework and socket writes included, no application work.
+import { readFileSync } from 'node:fs';
+import process from 'node:process';
+import Fastify from 'fastify';
+
+const responses = JSON.parse(readFileSync(process.env.RESPONSES, 'utf8'));
+const app = Fastify({ logger: { level: 'info' }, disableRequestLogging: true });
+responses.forEach(({ status, headers, body }, n) => {
+  app.get(`/${n}`, (_request, reply) => {
+    reply.code(status).headers(headers);
+    reply.send(body);
+  });
+});
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
