@@ -16,6 +16,10 @@ export interface Config {
   keyCacheTtlMs: number;
   /** Print a development key at first start when the store has none. `DEV_KEY` on|off, default on. */
   devKey: boolean;
+  /** Where developers ask for a higher plan (shown on the dashboard). `OPERATOR_CONTACT`, default none. */
+  operatorContact: string;
+  /** Trust X-Forwarded-* from a proxy in front (TLS, client address). `TRUST_PROXY` on|off, default off. */
+  trustProxy: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -58,5 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 1000, 50, 60_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
     devKey: onOff(env, 'DEV_KEY', true),
+    operatorContact: (env.OPERATOR_CONTACT ?? '').trim(),
+    trustProxy: onOff(env, 'TRUST_PROXY', false),
   };
 }

@@ -29,11 +29,15 @@ async function main(): Promise<void> {
   const indexedAt = performance.now();
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
-  const app = await buildApp({ gazetteer, search, access: keys.access, logger: {
+  const app = await buildApp({
+    gazetteer, search, access: keys.access, trustProxy: config.trustProxy,
+    dashboard: { store: keys.store, operatorContact: config.operatorContact },
+    logger: {
     level: config.logLevel,
     // Keys are secrets: never in a log line.
     redact: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization'],
-  } });
+    },
+  });
   logError = (error) => app.log.error({ err: error }, 'usage flush failed; counts kept for the next attempt');
   app.addHook('onClose', () => keys.close());
   app.log.info({ datasetVersion: gazetteer.version, units: gazetteer.units.length, loadedInMs: Math.round(loadedAt) }, 'gazetteer loaded');

@@ -6,15 +6,18 @@ describe('loadConfig', () => {
   it('has safe defaults', () => {
     assert.deepEqual(loadConfig({}), {
       port: 3000, host: '127.0.0.1', logLevel: 'info', databaseUrl: 'sqlite:./var/kh-address.db', usageFlushMs: 1000,
-      keyCacheTtlMs: 10_000, devKey: true,
+      keyCacheTtlMs: 10_000, devKey: true, operatorContact: '', trustProxy: false,
     });
   });
 
   it('reads every variable', () => {
     assert.deepEqual(loadConfig({
       PORT: '8080', HOST: '0.0.0.0', LOG_LEVEL: 'warn', DATABASE_URL: 'postgres://u@db:5432/kh', USAGE_FLUSH_MS: '250',
-      KEY_CACHE_TTL_MS: '0', DEV_KEY: 'off',
-    }), { port: 8080, host: '0.0.0.0', logLevel: 'warn', databaseUrl: 'postgres://u@db:5432/kh', usageFlushMs: 250, keyCacheTtlMs: 0, devKey: false });
+      KEY_CACHE_TTL_MS: '0', DEV_KEY: 'off', OPERATOR_CONTACT: ' api@example.org ', TRUST_PROXY: 'on',
+    }), {
+      port: 8080, host: '0.0.0.0', logLevel: 'warn', databaseUrl: 'postgres://u@db:5432/kh', usageFlushMs: 250, keyCacheTtlMs: 0,
+      devKey: false, operatorContact: 'api@example.org', trustProxy: true,
+    });
   });
 
   it('rejects bad values naming the variable', () => {
@@ -25,5 +28,6 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), /DATABASE_URL must be sqlite:<path> or postgres:/);
     assert.throws(() => loadConfig({ USAGE_FLUSH_MS: '10' }), /USAGE_FLUSH_MS must be an integer from 50 to 60000/);
     assert.throws(() => loadConfig({ DEV_KEY: 'maybe' }), /DEV_KEY must be on or off/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'sometimes' }), /TRUST_PROXY must be on or off/);
   });
 });

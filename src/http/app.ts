@@ -2,7 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import { dashboardRoutes } from '../dashboard/routes.js';
 import type { AccessControl } from '../keys/access-control.js';
+import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, sendError } from './errors.js';
@@ -29,6 +31,10 @@ export interface AppOptions {
    * (route tests, and the benchmark's measure of what the gate costs).
    */
   access?: AccessControl;
+  /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access`. */
+  dashboard?: { store: KeyStore; operatorContact: string };
+  /** Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS). */
+  trustProxy?: boolean;
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -46,6 +52,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
   const app = Fastify({
     logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
     // Logging every request halves throughput (measured in the design notes): failures are logged by the error
     // handler, with the correlation id; a per-request access log is left to the proxy in front.
     logController: new LogController({ disableRequestLogging: true }),
@@ -90,5 +97,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
   });
+  if (options.dashboard && access) {
+    const { store, operatorContact } = options.dashboard;
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact });
+  }
   return app;
 }

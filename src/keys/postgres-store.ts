@@ -3,7 +3,7 @@ import pg from 'pg';
 import { monthDays } from './periods.js';
 import { MIGRATIONS } from './migrations.js';
 import {
-  type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, StoreError, type UsageIncrement,
+  type Account, type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, type Session, StoreError, type UsageIncrement,
 } from './store.js';
 
 /** Arbitrary constant naming the advisory lock that serialises migrations across replicas. */
@@ -195,5 +195,45 @@ export class PostgresStore implements KeyStore {
     const rows = (await this.pool.query<{ day: string; count: string }>(
       'SELECT day, count FROM usage_daily WHERE key_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day', [keyId, from, to])).rows;
     return rows.map((r) => ({ day: r.day, count: Number(r.count) }));
+  }
+
+  async createAccount(account: Account): Promise<Account> {
+    try {
+      await this.pool.query('INSERT INTO accounts (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)',
+        [account.id, account.email, account.passwordHash, account.createdAt]);
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new StoreError('email taken', 'conflict');
+      throw error;
+    }
+    return account;
+  }
+
+  private async account(where: 'email' | 'id', value: string): Promise<Account | undefined> {
+    const row = (await this.pool.query<{ id: string; email: string; password_hash: string; created_at: Date }>(
+      `SELECT id, email, password_hash, created_at FROM accounts WHERE ${where} = $1`, [value])).rows[0];
+    return row && { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at.toISOString() };
+  }
+
+  async findAccountByEmail(email: string): Promise<Account | undefined> {
+    return this.account('email', email);
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    return this.account('id', id);
+  }
+
+  async createSession(tokenHash: string, session: Session & { createdAt: string }): Promise<void> {
+    await this.pool.query('INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES ($1, $2, $3, $4)',
+      [tokenHash, session.accountId, session.createdAt, session.expiresAt]);
+  }
+
+  async findSession(tokenHash: string, now: string): Promise<Session | undefined> {
+    const row = (await this.pool.query<{ account_id: string; expires_at: Date }>(
+      'SELECT account_id, expires_at FROM sessions WHERE token_hash = $1 AND expires_at > $2', [tokenHash, now])).rows[0];
+    return row && { accountId: row.account_id, expiresAt: row.expires_at.toISOString() };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    await this.pool.query('DELETE FROM sessions WHERE token_hash = $1', [tokenHash]);
   }
 }

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { monthDays } from './periods.js';
 import { MIGRATIONS } from './migrations.js';
 import {
-  type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, StoreError, type UsageIncrement,
+  type Account, type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, type Session, StoreError, type UsageIncrement,
 } from './store.js';
 
 interface KeyRow {
@@ -162,5 +162,45 @@ export class SqliteStore implements KeyStore {
 
   async dailyUsage(keyId: string, from: string, to: string): Promise<{ day: string; count: number }[]> {
     return this.db.prepare('SELECT day, count FROM usage_daily WHERE key_id = ? AND day BETWEEN ? AND ? ORDER BY day').all(keyId, from, to) as { day: string; count: number }[];
+  }
+
+  async createAccount(account: Account): Promise<Account> {
+    try {
+      this.db.prepare('INSERT INTO accounts (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)')
+        .run(account.id, account.email, account.passwordHash, account.createdAt);
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new StoreError('email taken', 'conflict');
+      throw error;
+    }
+    return account;
+  }
+
+  private account(where: string, value: string): Account | undefined {
+    const row = this.db.prepare(`SELECT id, email, password_hash, created_at FROM accounts WHERE ${where} = ?`).get(value) as
+      { id: string; email: string; password_hash: string; created_at: string } | undefined;
+    return row && { id: row.id, email: row.email, passwordHash: row.password_hash, createdAt: row.created_at };
+  }
+
+  async findAccountByEmail(email: string): Promise<Account | undefined> {
+    return this.account('email', email);
+  }
+
+  async getAccount(id: string): Promise<Account | undefined> {
+    return this.account('id', id);
+  }
+
+  async createSession(tokenHash: string, session: Session & { createdAt: string }): Promise<void> {
+    this.db.prepare('INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)')
+      .run(tokenHash, session.accountId, session.createdAt, session.expiresAt);
+  }
+
+  async findSession(tokenHash: string, now: string): Promise<Session | undefined> {
+    const row = this.db.prepare('SELECT account_id, expires_at FROM sessions WHERE token_hash = ? AND expires_at > ?').get(tokenHash, now) as
+      { account_id: string; expires_at: string } | undefined;
+    return row && { accountId: row.account_id, expiresAt: row.expires_at };
+  }
+
+  async deleteSession(tokenHash: string): Promise<void> {
+    this.db.prepare('DELETE FROM sessions WHERE token_hash = ?').run(tokenHash);
   }
 }

@@ -46,6 +46,19 @@ export interface NewKey {
   createdAt: string;
 }
 
+/** A developer's dashboard account. The email is stored lower-cased; the password only as an scrypt hash. */
+export interface Account {
+  id: string;
+  email: string;
+  passwordHash: string;
+  createdAt: string;
+}
+
+export interface Session {
+  accountId: string;
+  expiresAt: string;
+}
+
 export class StoreError extends Error {
   constructor(message: string, readonly code: 'conflict' | 'not_found' | 'invalid') {
     super(message);
@@ -87,6 +100,16 @@ export interface KeyStore {
   monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>>;
   /** Requests per day of one key, from `from` to `to` inclusive (`YYYY-MM-DD`), days without usage absent. */
   dailyUsage(keyId: string, from: string, to: string): Promise<{ day: string; count: number }[]>;
+
+  /** Throws StoreError('conflict') if the email is taken. */
+  createAccount(account: Account): Promise<Account>;
+  findAccountByEmail(email: string): Promise<Account | undefined>;
+  getAccount(id: string): Promise<Account | undefined>;
+  /** Sessions are stored by the hash of their token (the cookie holds the token). */
+  createSession(tokenHash: string, session: Session & { createdAt: string }): Promise<void>;
+  /** The session if it exists and has not expired at `now`. */
+  findSession(tokenHash: string, now: string): Promise<Session | undefined>;
+  deleteSession(tokenHash: string): Promise<void>;
 }
 
 export const FREE_PLAN: Plan = { name: 'free', monthlyQuota: 1000, perSecond: 5 };

@@ -95,3 +95,31 @@ describe('openStore', () => {
     await assert.rejects(openStore('mysql://localhost/db'), /sqlite: or postgres:\/\//);
   });
 });
+
+for (const { kind } of STORE_KINDS) {
+  describe(`${kind} store contract: dashboard accounts and sessions`, () => {
+    let store: KeyStore;
+    let close: () => Promise<void>;
+    before(async () => {
+      ({ store, close } = await freshStore(kind));
+    });
+    after(() => close());
+
+    it('creates accounts with unique emails and finds them by email and id', async () => {
+      const account = { id: 'acct_1', email: 'dara@example.com', passwordHash: 'scrypt$x', createdAt: '2026-11-01T00:00:00.000Z' };
+      assert.deepEqual(await store.createAccount(account), account);
+      await assert.rejects(store.createAccount({ ...account, id: 'acct_2' }), (e) => e instanceof StoreError && e.code === 'conflict');
+      assert.deepEqual(await store.findAccountByEmail('dara@example.com'), account);
+      assert.deepEqual(await store.getAccount('acct_1'), account);
+      assert.equal(await store.findAccountByEmail('nobody@example.com'), undefined);
+    });
+
+    it('keeps sessions until they expire or are deleted', async () => {
+      await store.createSession('hash_a', { accountId: 'acct_1', createdAt: '2026-11-01T00:00:00.000Z', expiresAt: '2026-11-08T00:00:00.000Z' });
+      assert.deepEqual(await store.findSession('hash_a', '2026-11-02T00:00:00.000Z'), { accountId: 'acct_1', expiresAt: '2026-11-08T00:00:00.000Z' });
+      assert.equal(await store.findSession('hash_a', '2026-11-09T00:00:00.000Z'), undefined, 'expired');
+      await store.deleteSession('hash_a');
+      assert.equal(await store.findSession('hash_a', '2026-11-02T00:00:00.000Z'), undefined);
+    });
+  });
+}

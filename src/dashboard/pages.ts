@@ -1,0 +1,221 @@
+/** The dashboard's pages: plain functions from data to HTML. */
+import type { Unit } from '../gazetteer/types.js';
+import type { ApiKeyRecord, Plan } from '../keys/store.js';
+import { html, type Html, trusted } from './html.js';
+import { fill, type Lang, messages } from './i18n.js';
+
+const STYLE = trusted(`
+:root { --ink: #1d2433; --muted: #5b6475; --line: #d8dce5; --accent: #0b5cad; --accent-ink: #fff; --bad: #a3261b; --bg: #f6f7f9; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: var(--bg); line-height: 1.55;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans Khmer", "Khmer OS", "Khmer OS System", Hanuman, Battambang, sans-serif; }
+:lang(km) { line-height: 1.8; }
+header, main, footer { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+header { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; justify-content: space-between; }
+header nav { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+.brand { font-weight: 700; font-size: 1.2rem; color: var(--ink); text-decoration: none; }
+a { color: var(--accent); }
+a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
+h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin-top: 2rem; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: .5rem; padding: 1rem; margin: 1rem 0; }
+form.inline { display: inline; }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
+input[type=text], input[type=email], input[type=password], input[type=search] { width: 100%; max-width: 28rem; padding: .6rem; font: inherit; border: 1px solid #9aa3b2; border-radius: .35rem; }
+button, .button { display: inline-block; padding: .55rem 1rem; font: inherit; border-radius: .35rem; border: 1px solid var(--accent);
+  background: var(--accent); color: var(--accent-ink); cursor: pointer; text-decoration: none; margin: .25rem .25rem .25rem 0; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: var(--bad); border-color: var(--bad); }
+.error { color: var(--bad); font-weight: 600; } .muted { color: var(--muted); }
+table { width: 100%; border-collapse: collapse; } th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+@media (max-width: 40rem) { thead { display: none; } tr { display: block; border-bottom: 2px solid var(--line); } td { display: block; border: 0; padding: .2rem .5rem; }
+  td::before { content: attr(data-label) ": "; font-weight: 600; } }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
+pre { background: #101826; color: #e6edf6; padding: .75rem; border-radius: .35rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+.key { font-size: 1.05rem; background: #fff8db; border: 1px dashed #b08900; padding: .5rem; word-break: break-all; }
+.chart svg { width: 100%; height: 160px; fill: var(--accent); background: #fff; border: 1px solid var(--line); }
+progress { width: 100%; max-width: 28rem; height: 1rem; }
+ul.results { padding-left: 1.2rem; }
+`);
+
+export interface PageContext {
+  lang: Lang;
+  /** The signed-in account's email, if any. */
+  email?: string;
+  csrf?: string;
+  /** The current path and query, to link the language switch back here. */
+  path: string;
+}
+
+function switchLanguage(ctx: PageContext): string {
+  const [path, query = ''] = ctx.path.split('?');
+  const params = new URLSearchParams(query);
+  params.set('lang', ctx.lang === 'km' ? 'en' : 'km');
+  return `${path}?${params}`;
+}
+
+export function layout(ctx: PageContext, title: string, body: Html): string {
+  const t = messages(ctx.lang);
+  return `<!doctype html>${html`<html lang="${ctx.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · kh-address</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+  <a class="brand" href="/">kh-address</a>
+  <nav aria-label="Main">
+    <a href="/docs">${t.docs}</a>
+    <a href="${switchLanguage(ctx)}" lang="${ctx.lang === 'km' ? 'en' : 'km'}">${t.language}</a>
+    ${ctx.email
+      ? html`<a href="/dashboard">${t.yourKeys}</a>
+    <form class="inline" method="post" action="/signout"><input type="hidden" name="_csrf" value="${ctx.csrf}"><button class="secondary" type="submit">${t.signOut}</button></form>`
+      : html`<a href="/signin">${t.signIn}</a> <a class="button" href="/signup">${t.signUp}</a>`}
+  </nav>
+</header>
+<main>
+${body}
+</main>
+<footer class="muted">Data: NCDD gazetteer (via pumi), MPTC Prakas No. 77 (30 Dec 2025). <a href="/openapi.json">OpenAPI</a></footer>
+</body>
+</html>`}`;
+}
+
+export interface SearchResult {
+  unit: Unit;
+  parent?: Unit;
+}
+
+export function landingPage(ctx: PageContext, query: string, results: SearchResult[] | undefined, limited: boolean): string {
+  const t = messages(ctx.lang);
+  const name = (u: Unit) => (ctx.lang === 'km' ? u.name_km : u.name_latin);
+  const body = html`
+<h1>kh-address</h1>
+<p>${t.tagline}</p>
+<p class="muted">${t.facts}</p>
+<section class="card" aria-labelledby="try">
+  <h2 id="try">${t.tryIt}</h2>
+  <form method="get" action="/" role="search">
+    <label for="q">${t.searchLabel}</label>
+    <input id="q" type="search" name="q" value="${query}" placeholder="${t.searchPlaceholder}" maxlength="200">
+    <input type="hidden" name="lang" value="${ctx.lang}">
+    <button type="submit">${t.search}</button>
+  </form>
+  ${limited ? html`<p class="error" role="alert">${t.tooManyAttempts}</p>` : ''}
+  ${results === undefined ? '' : results.length === 0 ? html`<p>${t.noResults}</p>` : html`<ul class="results" aria-live="polite">${results.map((r) => html`
+    <li><strong>${name(r.unit)}</strong> <span class="muted">${r.unit.unit_type_en}${r.parent ? html`, ${name(r.parent)}` : ''} · ${r.unit.postal_code}</span></li>`)}</ul>
+  <p class="muted">The same with your key: <code>curl -H "x-api-key: $KH_ADDRESS_KEY" "${`/search?q=${encodeURIComponent(query)}`}"</code></p>`}
+</section>
+<p><a class="button" href="/signup">${t.getKey}</a> <a href="/docs">${t.docs}</a></p>
+<p class="muted">${t.freePlan}</p>`;
+  return layout(ctx, 'kh-address', body);
+}
+
+export function credentialsPage(ctx: PageContext, mode: 'signup' | 'signin', error: string | undefined, email: string): string {
+  const t = messages(ctx.lang);
+  const title = mode === 'signup' ? t.signUp : t.signIn;
+  const body = html`
+<h1>${title}</h1>
+<form class="card" method="post" action="/${mode}">
+  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  <input type="hidden" name="_csrf" value="${ctx.csrf}">
+  <label for="email">${t.email}</label>
+  <input id="email" type="email" name="email" value="${email}" autocomplete="email" required maxlength="320">
+  <label for="password">${t.password}</label>
+  <input id="password" type="password" name="password" autocomplete="${mode === 'signup' ? 'new-password' : 'current-password'}" required minlength="${mode === 'signup' ? 10 : 1}" maxlength="200" ${mode === 'signup' ? html`aria-describedby="password-hint"` : ''}>
+  ${mode === 'signup' ? html`<p id="password-hint" class="muted">${t.passwordHint}</p>` : ''}
+  <p><button type="submit">${title}</button></p>
+</form>
+<p>${mode === 'signup' ? html`${t.haveAccount} <a href="/signin">${t.signIn}</a>` : html`${t.noAccount} <a href="/signup">${t.signUp}</a>`}</p>`;
+  return layout(ctx, title, body);
+}
+
+export interface KeyRow {
+  key: ApiKeyRecord;
+  plan: Plan;
+  used: number;
+  chart: Html;
+  resetsOn: string;
+}
+
+export function dashboardPage(ctx: PageContext, rows: KeyRow[], contact: string): string {
+  const t = messages(ctx.lang);
+  const live = rows.filter((r) => !r.key.revokedAt);
+  const body = html`
+<h1>${t.yourKeys}</h1>
+<form class="card" method="post" action="/dashboard/keys">
+  <input type="hidden" name="_csrf" value="${ctx.csrf}">
+  <label for="name">${t.keyName}</label>
+  <input id="name" type="text" name="name" maxlength="80">
+  <p><button type="submit">${t.createKey}</button></p>
+</form>
+${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
+<table>
+  <thead><tr><th>${t.name}</th><th>${t.prefix}</th><th>${t.plan}</th><th>${t.created}</th><th>${t.lastUsed}</th><th>${t.actions}</th></tr></thead>
+  <tbody>${rows.map(({ key }) => html`
+    <tr data-key-id="${key.id}">
+      <td data-label="${t.name}">
+        ${key.revokedAt ? key.name ?? '' : html`<form class="inline" method="post" action="/dashboard/keys/${key.id}/rename">
+          <input type="hidden" name="_csrf" value="${ctx.csrf}">
+          <input type="text" name="name" value="${key.name ?? ''}" aria-label="${t.name}" maxlength="80">
+          <button class="secondary" type="submit">${t.rename}</button></form>`}
+      </td>
+      <td data-label="${t.prefix}"><code>${key.prefix}…</code>${key.revokedAt ? html` <strong>${t.revoked}</strong>` : ''}</td>
+      <td data-label="${t.plan}">${key.plan}</td>
+      <td data-label="${t.created}">${key.createdAt.slice(0, 10)}</td>
+      <td data-label="${t.lastUsed}">${key.lastUsedAt ? key.lastUsedAt.slice(0, 16).replace('T', ' ') : t.never}</td>
+      <td data-label="${t.actions}">${key.revokedAt ? '' : html`<a href="/dashboard/keys/${key.id}/rotate">${t.rotate}</a> · <a href="/dashboard/keys/${key.id}/revoke">${t.revoke}</a>`}</td>
+    </tr>`)}</tbody>
+</table>`}
+${live.map((r) => html`
+<section class="card" aria-labelledby="usage-${r.key.id}">
+  <h2 id="usage-${r.key.id}">${t.usage}: <code>${r.key.prefix}…</code> ${r.key.name ?? ''}</h2>
+  <p class="usage-count">${fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota })}</p>
+  <progress max="${r.plan.monthlyQuota}" value="${Math.min(r.used, r.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
+  <p class="muted">${fill(t.resets, { date: r.resetsOn })}</p>
+  ${r.chart}
+</section>`)}
+<p>${t.higherPlan} ${contact ? html`<a href="mailto:${contact}">${contact}</a>` : 'the operator of this service.'}</p>`;
+  return layout(ctx, t.yourKeys, body);
+}
+
+export function keyShownPage(ctx: PageContext, key: string, record: ApiKeyRecord, origin: string): string {
+  const t = messages(ctx.lang);
+  const body = html`
+<h1>${t.newKeyTitle}</h1>
+<div class="card">
+  <p class="error">${t.newKeyWarning}</p>
+  <p class="key"><code id="new-key">${key}</code></p>
+  <button type="button" id="copy" data-copied="${t.copied}">${t.copy}</button>
+  <p>${t.tryWithCurl}</p>
+  <pre>export KH_ADDRESS_KEY=${key}
+curl -H "x-api-key: $KH_ADDRESS_KEY" "${origin}/search?q=Battambang"</pre>
+  <p class="muted">${record.id} · ${record.plan}</p>
+</div>
+<p><a href="/dashboard">${t.back}</a></p>
+<script>
+document.getElementById('copy').addEventListener('click', async (event) => {
+  await navigator.clipboard.writeText(document.getElementById('new-key').textContent);
+  event.target.textContent = event.target.dataset.copied;
+});
+</script>`;
+  return layout(ctx, t.newKeyTitle, body);
+}
+
+export function confirmPage(ctx: PageContext, action: 'revoke' | 'rotate', key: ApiKeyRecord): string {
+  const t = messages(ctx.lang);
+  const body = html`
+<h1>${action === 'revoke' ? t.revoke : t.rotate} <code>${key.prefix}…</code></h1>
+<form class="card" method="post" action="/dashboard/keys/${key.id}/${action}">
+  <input type="hidden" name="_csrf" value="${ctx.csrf}">
+  <p>${action === 'revoke' ? t.confirmRevoke : t.confirmRotate}</p>
+  <button class="${action === 'revoke' ? 'danger' : ''}" type="submit">${action === 'revoke' ? t.revoke : t.rotate}</button>
+  <a href="/dashboard">${t.cancel}</a>
+</form>`;
+  return layout(ctx, action === 'revoke' ? t.revoke : t.rotate, body);
+}
+
+export function messagePage(ctx: PageContext, title: string, text: string): string {
+  return layout(ctx, title, html`<h1>${title}</h1><p>${text}</p><p><a href="/">kh-address</a></p>`);
+}
