@@ -3,10 +3,10 @@
 // ceiling for responses of that size on this machine, framework and socket writes included, no application work.
 import { readFileSync } from 'node:fs';
 import process from 'node:process';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 
 const responses = JSON.parse(readFileSync(process.env.RESPONSES, 'utf8'));
-const app = Fastify({ logger: { level: 'info' }, disableRequestLogging: true });
+const app = Fastify({ logger: { level: 'info' }, logController: new LogController({ disableRequestLogging: true }) });
 responses.forEach(({ status, headers, body }, n) => {
   app.get(`/${n}`, (_request, reply) => {
     reply.code(status).headers(headers);

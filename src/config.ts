@@ -20,6 +20,14 @@ export interface Config {
   operatorContact: string;
   /** Trust X-Forwarded-* from a proxy in front (TLS, client address). `TRUST_PROXY` on|off, default off. */
   trustProxy: boolean;
+  /** Bearer token for GET /metrics; empty: no /metrics. `METRICS_TOKEN`, default empty. */
+  metricsToken: string;
+  /** Shed load (503) while the event loop lags more than this; 0: never. `MAX_EVENT_LOOP_DELAY_MS`, default 1000. */
+  maxEventLoopDelayMs: number;
+  /** How long a SIGTERM/SIGINT shutdown may take before the process exits anyway. `SHUTDOWN_TIMEOUT_MS`, default 10000. */
+  shutdownTimeoutMs: number;
+  /** Log every request and response. `LOG_REQUESTS` on|off, default off. */
+  logRequests: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -45,6 +53,14 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
 }
 
+function metricsToken(env: NodeJS.ProcessEnv): string {
+  const token = env.METRICS_TOKEN ?? '';
+  if (token !== '' && !/^[\x21-\x7e]{16,200}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 200 visible ASCII characters (or empty to turn /metrics off)');
+  }
+  return token;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -64,5 +80,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devKey: onOff(env, 'DEV_KEY', true),
     operatorContact: (env.OPERATOR_CONTACT ?? '').trim(),
     trustProxy: onOff(env, 'TRUST_PROXY', false),
+    metricsToken: metricsToken(env),
+    maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    logRequests: onOff(env, 'LOG_REQUESTS', false),
   };
 }

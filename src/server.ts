@@ -30,8 +30,11 @@ async function main(): Promise<void> {
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
   const app = await buildApp({
-    gazetteer, search, access: keys.access, trustProxy: config.trustProxy,
-    dashboard: { store: keys.store, operatorContact: config.operatorContact },
+    gazetteer, search, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
+    dashboard: { operatorContact: config.operatorContact },
+    metricsToken: config.metricsToken,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    logRequests: config.logRequests,
     logger: {
     level: config.logLevel,
     // Keys are secrets: never in a log line.
@@ -44,8 +47,14 @@ async function main(): Promise<void> {
   app.log.info({ buildMs: Math.round(indexedAt - loadedAt) }, 'search index built');
   app.log.info({ store: keys.store.kind }, 'key store ready');
 
+  // SIGTERM/SIGINT: stop accepting, let in-flight requests finish (new ones get 503), write the last usage, close
+  // the store, exit; or exit with code 1 after SHUTDOWN_TIMEOUT_MS whatever is left.
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     try {
       await app.close();
     } catch (error) {

@@ -44,6 +44,8 @@ export interface PageContext {
   csrf?: string;
   /** The current path and query, to link the language switch back here. */
   path: string;
+  /** CSP nonces for the page's inline style and script. */
+  nonce?: { script: string; style: string };
 }
 
 function switchLanguage(ctx: PageContext): string {
@@ -60,7 +62,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · kh-address</title>
-<style>${STYLE}</style>
+<style nonce="${ctx.nonce?.style}">${STYLE}</style>
 </head>
 <body>
 <header>
@@ -194,7 +196,7 @@ curl -H "x-api-key: $KH_ADDRESS_KEY" "${origin}/search?q=Battambang"</pre>
   <p class="muted">${record.id} · ${record.plan}</p>
 </div>
 <p><a href="/dashboard">${t.back}</a></p>
-<script>
+<script nonce="${ctx.nonce?.script}">
 document.getElementById('copy').addEventListener('click', async (event) => {
   await navigator.clipboard.writeText(document.getElementById('new-key').textContent);
   event.target.textContent = event.target.dataset.copied;

@@ -4,6 +4,7 @@
  * cookie); the session is a random token in an http-only, SameSite=Lax cookie (Secure over HTTPS), stored hashed.
  */
 import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -44,6 +45,13 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   /** The landing page's live search: a demo, not a free API. Five searches a second per client address. */
   const demoLimiter = new RateLimiter();
 
+  // Security headers for these HTML pages: a strict CSP (the page's one style and one script carry a nonce), no
+  // framing, no MIME sniffing, no referrer across origins. (JSON responses do not need them.)
+  await app.register(helmet, {
+    enableCSPNonces: true,
+    // No upgrade-insecure-requests: over plain HTTP (local development) it would send the forms to https.
+    contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], formAction: ["'self'"], frameAncestors: ["'none'"], imgSrc: ["'self'", 'data:'], upgradeInsecureRequests: null } },
+  });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(csrf, { cookieOpts: { httpOnly: true, sameSite: 'lax', path: '/', signed: false } });
@@ -66,6 +74,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     email: request.account?.email,
     csrf: reply.generateCsrf(),
     path: request.url,
+    nonce: reply.cspNonce,
   });
 
   const page = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type(HTML).header('cache-control', 'no-store').send(body);

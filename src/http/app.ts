@@ -1,4 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import underPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
@@ -7,7 +8,7 @@ import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
-import { invalidRequest, sendError } from './errors.js';
+import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { PayloadCache } from './payload-cache.js';
 import { registerApiKeys } from './plugins/api-keys.js';
 import { registerCaching } from './plugins/caching.js';
@@ -15,12 +16,14 @@ import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
+import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
+import { IdentifierError } from './schemas/common.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
@@ -31,10 +34,18 @@ export interface AppOptions {
    * (route tests, and the benchmark's measure of what the gate costs).
    */
   access?: AccessControl;
-  /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access`. */
-  dashboard?: { store: KeyStore; operatorContact: string };
+  /** The key store: /ready checks it, the dashboard keeps accounts in it. */
+  store?: KeyStore;
+  /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
+  dashboard?: { operatorContact: string };
   /** Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS). */
   trustProxy?: boolean;
+  /** Serve Prometheus metrics at /metrics to this bearer token; empty or absent: no /metrics. */
+  metricsToken?: string;
+  /** Shed load (503) while the event loop lags more than this; 0 turns it off. Default 1000 ms. */
+  maxEventLoopDelayMs?: number;
+  /** Log every request and response (pino, with the correlation id). Off by default: it costs throughput. */
+  logRequests?: boolean;
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -47,15 +58,17 @@ const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratel
  * Order matters: error handling and caching hooks and the OpenAPI collector come before the routes.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { gazetteer, search, access } = options;
+  const { gazetteer, search, access, store } = options;
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
-    // Logging every request halves throughput (measured in the design notes): failures are logged by the error
-    // handler, with the correlation id; a per-request access log is left to the proxy in front.
-    logController: new LogController({ disableRequestLogging: true }),
+    // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
+    requestTimeout: 30_000,
+    // Logging every request costs throughput (measured: see the README's Performance section): by default failures
+    // are logged by the error handler, with the correlation id, and an access log is left to the proxy in front.
+    logController: new LogController({ disableRequestLogging: !options.logRequests }),
     genReqId: correlationId,
     // Unknown query parameters are rejected (documented), not silently dropped; every bad parameter is reported.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
@@ -73,6 +86,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerCaching(app, { datasetVersion: gazetteer.version, apiVersion: API_VERSION });
   registerCors(app, { exposedHeaders: EXPOSED_HEADERS });
+  const metrics = registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
+  const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
+  if (maxEventLoopDelay > 0) {
+    // Overloaded (the event loop lags): refuse quickly with 503 rather than answer everyone late.
+    await app.register(underPressure, {
+      maxEventLoopDelay,
+      pressureHandler: (request, reply) => {
+        metrics.refused('overloaded');
+        reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+        sendError(request, reply, { statusCode: 503, code: 'service_unavailable', message: 'The server is overloaded; retry after Retry-After seconds.' });
+      },
+    });
+  }
   await registerOpenApi(app, { apiVersion: API_VERSION, datasetVersion: gazetteer.version });
 
   app.get('/health', {
@@ -85,11 +111,33 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }, async () => ({ status: 'ok' as const, datasetVersion: gazetteer.version }));
 
+  app.get('/ready', {
+    schema: {
+      operationId: 'ready',
+      tags: [TAGS.service],
+      security: [],
+      summary: 'Readiness: the dataset and search index are loaded and the key store answers',
+      response: {
+        200: Type.Object({ status: Type.Literal('ready'), datasetVersion: Type.String(), store: Type.String() }, { additionalProperties: false }),
+        503: { ...IdentifierError, description: 'service_unavailable: the key store does not answer.' },
+      },
+    },
+  }, async (request, reply) => {
+    try {
+      await store?.ping();
+    } catch (error) {
+      request.log.warn({ err: error }, 'not ready: the key store does not answer');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return sendError(request, reply, STORE_UNAVAILABLE);
+    }
+    return { status: 'ready' as const, datasetVersion: gazetteer.version, store: store?.kind ?? 'none' };
+  });
+
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
   const payloads = new PayloadCache();
   await app.register(async (data) => {
     if (access) {
-      registerApiKeys(data, access);
+      registerApiKeys(data, access, (reason) => metrics.refused(reason));
       await data.register(usageRoutes);
     }
     await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
@@ -97,9 +145,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
   });
-  if (options.dashboard && access) {
-    const { store, operatorContact } = options.dashboard;
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact });
+  if (options.dashboard && access && store) {
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
   }
   return app;
 }

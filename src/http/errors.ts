@@ -4,6 +4,7 @@
  *   code-based (/v1): { status: 'error', error: { code, message, details? } }
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreUnavailable } from '../keys/store.js';
 import type { ErrorCode } from './schemas/common.js';
 
 export interface ErrorDetail {
@@ -113,6 +114,10 @@ function collapseLiteralUnions(errors: AjvError[]): AjvError[] {
   return [...[...byPath].map(([instancePath, allowedValues]) => ({ keyword: 'enum', instancePath, params: { allowedValues } })), ...rest];
 }
 
+/** The key store is down: a 503 the client may retry (Retry-After), not a 500. */
+export const STORE_UNAVAILABLE = new ApiError(503, 'service_unavailable', 'The key store is unavailable for a moment; retry shortly.');
+export const RETRY_AFTER_SECONDS = 5;
+
 const STATUS_CODES: Record<number, ErrorCode> = {
   403: 'forbidden',
   404: 'not_found',
@@ -126,6 +131,7 @@ const STATUS_CODES: Record<number, ErrorCode> = {
 /** Maps anything thrown in a request to an ApiError; unknown failures become a bare internal_error. */
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
+  if (isStoreUnavailable(error)) return STORE_UNAVAILABLE;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const where = CONTEXT[fastifyError.validationContext ?? ''] ?? 'query';

@@ -39,7 +39,8 @@ export class PostgresStore implements KeyStore {
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string, poolSize = 10) {
-    this.pool = new pg.Pool({ connectionString, max: poolSize });
+    // A bounded connect time: with the server down, a request fails in seconds (503), not after the OS's timeout.
+    this.pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 3000 });
     // An idle client losing its connection (server restart) must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }
@@ -74,6 +75,10 @@ export class PostgresStore implements KeyStore {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
   }
 
   async listPlans(): Promise<Plan[]> {

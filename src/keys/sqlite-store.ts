@@ -37,9 +37,10 @@ export class SqliteStore implements KeyStore {
 
   /**
    * Opens (and creates) the database file; `:memory:` for a private in-memory one. `busyTimeoutMs`: how long a
-   * statement waits for another process's write lock before failing.
+   * statement waits for another process's write lock before failing. Short, because better-sqlite3 waits
+   * synchronously: the whole server would stall that long. A usage write that fails is retried at the next flush.
    */
-  constructor(readonly path: string, { busyTimeoutMs = 5000 }: { busyTimeoutMs?: number } = {}) {
+  constructor(readonly path: string, { busyTimeoutMs = 200 }: { busyTimeoutMs?: number } = {}) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
@@ -65,6 +66,10 @@ export class SqliteStore implements KeyStore {
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
   }
 
   async listPlans(): Promise<Plan[]> {

@@ -70,6 +70,8 @@ export interface KeyStore {
   /** Applies the migrations not applied yet, in order; safe to run on every start, from several replicas at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Throws if the store cannot answer a query now (readiness checks). */
+  ping(): Promise<void>;
 
   listPlans(): Promise<Plan[]>;
   getPlan(name: string): Promise<Plan | undefined>;
@@ -110,6 +112,14 @@ export interface KeyStore {
   /** The session if it exists and has not expired at `now`. */
   findSession(tokenHash: string, now: string): Promise<Session | undefined>;
   deleteSession(tokenHash: string): Promise<void>;
+}
+
+/** Whether an error means the store is unreachable (down, restarting, refusing connections), not a bad query. */
+export function isStoreUnavailable(error: unknown): boolean {
+  const code = String((error as { code?: unknown }).code ?? '');
+  // pg: connection failures and server shutdown (class 08, 57P0x); SQLite: busy/locked, read-only, I/O errors.
+  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|08\w{3}|57P0\d|SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL)\w*)$/.test(code)
+    || /Connection terminated|connection timeout|Client has encountered a connection error|pool is closed|database connection is not open/i.test(String((error as Error)?.message));
 }
 
 export const FREE_PLAN: Plan = { name: 'free', monthlyQuota: 1000, perSecond: 5 };

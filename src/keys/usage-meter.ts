@@ -53,8 +53,18 @@ export class UsageMeter {
     return this.options.now?.().getTime() ?? Date.now();
   }
 
+  private consecutiveFailures = 0;
+
+  /**
+   * Flushes every interval; after failures, waits twice as long each time (up to 30 s), because a failing write can
+   * cost time (a SQLite lock wait blocks the process) and the counts are kept anyway.
+   */
   start(): void {
-    this.timer ??= setInterval(() => void this.flush().catch(() => undefined), this.options.flushIntervalMs);
+    this.timer ??= setInterval(() => {
+      const backoff = Math.min(30_000, this.options.flushIntervalMs * 2 ** this.consecutiveFailures);
+      if (this.consecutiveFailures > 0 && Date.now() - this.lastFailureAt < backoff) return;
+      void this.flush().catch(() => undefined);
+    }, this.options.flushIntervalMs);
     this.timer.unref();
   }
 
@@ -151,6 +161,7 @@ export class UsageMeter {
       for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       this.stats.failures++;
+      this.consecutiveFailures++;
       this.lastFailureAt = Date.now();
       this.options.onError?.(error);
       throw error;
@@ -166,6 +177,7 @@ export class UsageMeter {
       this.stored.set(keyId, { month, total: totals.get(keyId) ?? 0, seenAt: this.stored.get(keyId)?.seenAt ?? now });
     }
     this.stats.flushes++;
+    this.consecutiveFailures = 0;
     this.stats.lastFlushMs = performance.now() - started;
     this.stats.lastSuccessAt = now;
   }

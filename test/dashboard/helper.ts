@@ -18,7 +18,7 @@ export async function dashboardApp(options: { trustProxy?: boolean } = {}): Prom
   const { store, close } = await freshStore('sqlite');
   const meter = new UsageMeter(store, { flushIntervalMs: 60_000 });
   const access = new AccessControl(store, meter, { keyCacheTtlMs: 10_000 });
-  const app = await buildApp({ ...appOptions(), access, dashboard: { store, operatorContact: 'api@example.org' }, trustProxy: options.trustProxy });
+  const app = await buildApp({ ...appOptions(), access, store, dashboard: { operatorContact: 'api@example.org' }, trustProxy: options.trustProxy });
   return { app, store, access, close: async () => { await app.close(); await meter.stop(); await close(); } };
 }
 

@@ -40,7 +40,9 @@ const DATA_PATHS = [
   '/lookup/{postcode}',
   '/v1/search',
 ];
-const ALL_PATHS = [...DATA_PATHS, '/health'];
+/** Open routes about the service itself, not its data. */
+const SERVICE_PATHS = ['/health', '/ready'];
+const ALL_PATHS = [...DATA_PATHS, ...SERVICE_PATHS];
 
 interface Operation {
   operationId?: string;
@@ -71,8 +73,8 @@ describe('GET /openapi.json', async () => {
     doc = response.json<OpenApiDocument>();
   });
   after(() => app.close());
-  /** Every documented path but /health: the listed hierarchy routes and any added since (e.g. search). */
-  const dataPaths = () => Object.keys(doc.paths).filter((path) => path !== '/health');
+  /** Every documented path but the service ones: the listed hierarchy routes and any added since (e.g. search). */
+  const dataPaths = () => Object.keys(doc.paths).filter((path) => !SERVICE_PATHS.includes(path));
 
   it('is an OpenAPI 3.1 document', () => {
     assert.match(doc.openapi, /^3\.1\.\d+$/);
@@ -144,6 +146,14 @@ describe('GET /openapi.json', async () => {
       assert.deepEqual(pathParams.map((p) => p.name).sort(), templated.sort(), `GET ${path}`);
       for (const p of pathParams) assert.equal(p.required, true, `GET ${path} parameter ${p.name}`);
     }
+  });
+
+  it('documents GET /ready with its 200 and its 503, and no key needed', () => {
+    const operation = doc.paths['/ready']?.get as Operation & { security?: unknown[] };
+    assert.equal(operation?.operationId, 'ready');
+    assert.ok(operation.responses?.['200']?.content?.['application/json']);
+    assert.ok(operation.responses?.['503']?.content?.['application/json']);
+    assert.deepEqual(operation.security, []);
   });
 
   it('documents GET /health with an operationId and a 200', () => {

@@ -38,7 +38,8 @@ function setRateLimitHeaders(reply: FastifyReply, limits: LimitState): void {
   reply.header('ratelimit', `"monthly";r=${monthly.remaining};t=${monthly.resetSeconds}, "per-second";r=${perSecond.remaining};t=${perSecond.resetSeconds}`);
 }
 
-function apply(admission: Admission, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+function apply(admission: Admission, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, onRefused: (reason: string) => void): void {
+  if (admission.outcome !== 'admitted') onRefused(admission.outcome === 'missing' ? 'missing_api_key' : admission.outcome === 'invalid' ? 'invalid_api_key' : admission.outcome);
   switch (admission.outcome) {
     case 'missing':
       sendError(request, reply, { statusCode: 401, code: 'missing_api_key',
@@ -67,11 +68,13 @@ function apply(admission: Admission, request: FastifyRequest, reply: FastifyRepl
   }
 }
 
-export function registerApiKeys(scope: FastifyInstance, access: AccessControl): void {
+/** `onRefused` hears every refusal's reason (for metrics). */
+export function registerApiKeys(scope: FastifyInstance, access: AccessControl, onRefused: (reason: string) => void = () => undefined): void {
   scope.decorateRequest('apiKey', undefined);
   scope.addHook('onRequest', (request, reply, done) => {
     const admission = access.admit(request.headers[API_KEY_HEADER]);
-    if (admission instanceof Promise) admission.then((a) => apply(a, request, reply, done), done);
-    else apply(admission, request, reply, done);
+    // A store that cannot answer (a key not cached yet) is the error handler's: 503 with Retry-After.
+    if (admission instanceof Promise) admission.then((a) => apply(a, request, reply, done, onRefused), (error: Error) => done(error));
+    else apply(admission, request, reply, done, onRefused);
   });
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { quotePath, sendError, toApiError } from '../errors.js';
+import { quotePath, RETRY_AFTER_SECONDS, sendError, toApiError } from '../errors.js';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -38,6 +38,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error as Error);
+    if (apiError.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
     if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, apiError);
   });

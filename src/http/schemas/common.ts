@@ -57,6 +57,7 @@ export function errorResponses<T extends TSchema>(envelope: T) {
     429: { ...envelope, description: 'quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); '
       + 'rate_limited: over the per-second limit (Retry-After: 1).' },
     500: { ...envelope, description: 'internal_error: the server failed; the body has no internals.' },
+    503: { ...envelope, description: 'service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds.' },
   };
 }
 
