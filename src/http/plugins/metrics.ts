@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics (prom-client), at GET /metrics behind a bearer token (METRICS_TOKEN; without one the route
- * does not exist). Requests by route and status, latency, refusals by reason, the usage flush and store errors, and
+ * Prometheus metrics (prom-client), at GET /metrics behind a bearer token (METRICS_TOKEN; without one there is no
+ * route and nothing is collected). Requests by route and status, latency, refusals by reason, the usage flush and store errors, and
  * Node's process metrics. Kept cheap: one counter and one histogram update per request, labels from the route
  * pattern (never the raw URL, which would make unbounded label values).
  */
@@ -16,8 +16,10 @@ export interface Metrics {
   refused(reason: string): void;
 }
 
+/** Metrics cost a hook on every request: without a token nobody can read them, so none are collected. */
 export function registerMetrics(app: FastifyInstance, { token, meter }: { token: string; meter?: UsageMeter }): Metrics {
   const registry = new Registry();
+  if (!token) return { registry, refused: () => undefined };
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
   const latency = new Histogram({
@@ -43,15 +45,13 @@ export function registerMetrics(app: FastifyInstance, { token, meter }: { token:
     done();
   });
 
-  if (token) {
-    const expected = Buffer.from(`Bearer ${token}`);
-    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      const given = Buffer.from(request.headers.authorization ?? '');
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        return sendError(request, reply, { statusCode: 401, code: 'invalid_api_key', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.' });
-      }
-      return reply.type(registry.contentType).send(await registry.metrics());
-    });
-  }
+  const expected = Buffer.from(`Bearer ${token}`);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return sendError(request, reply, { statusCode: 401, code: 'invalid_api_key', message: 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.' });
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
   return { registry, refused: (reason) => refusals.inc({ reason }) };
 }

@@ -11,6 +11,15 @@ const Total = (what: string) => Type.Integer({ minimum: 0, description: `Number 
 const LevelType = <const T extends string[]>(levels: readonly [...T]) =>
   Type.Enum(levels, { description: '`capital` for Phnom Penh, otherwise the level.' });
 
+/** The postal span of a unit and its descendants, on every detail above the village. */
+const Span = { postal_code_prefix: PostalCodePrefix, postal_code_range: PostalCodeRange };
+/** The extensions every list record carries, after the specification's fields. */
+const ListExtensions = { code: Code, unit_type: UnitType };
+/** The extensions every detail record carries, after the specification's fields. */
+const DetailExtensions = { ...ListExtensions, slug: Slug, href: Href };
+const OwnPostalCode = { ...PostalCode, description: 'Extension: the unit\'s own postal code.' };
+const CommunePostalCode = { ...PostalCode, description: 'The commune\'s postal code: villages have none of their own.' };
+
 export const ProvinceListItem = Type.Object({
   id: Uuid,
   name: Name,
@@ -18,24 +27,19 @@ export const ProvinceListItem = Type.Object({
   type: Type.Enum(['Province', 'Capital'], { description: 'Capitalised, as the specification shows for this list.' }),
   prefix: Type.String({ pattern: '^[0-9]{2}$', description: 'The 2-digit province code.' }),
   postalCodePrefix: PostalCodePrefix,
-  code: Code,
-  unit_type: UnitType,
+  ...ListExtensions,
 }, { additionalProperties: false });
 
 export const ProvinceDetail = Type.Object({
   id: Uuid,
   name: Name,
   type: LevelType(['province', 'capital']),
-  postal_code_prefix: PostalCodePrefix,
-  postal_code_range: PostalCodeRange,
+  ...Span,
   total_districts: Total('districts'),
   total_communes: Total('communes'),
   total_villages: Total('villages'),
-  code: Code,
-  unit_type: UnitType,
-  slug: Slug,
-  href: Href,
-  postal_code: { ...PostalCode, description: 'Extension: the unit\'s own postal code.' },
+  ...DetailExtensions,
+  postal_code: OwnPostalCode,
 }, { additionalProperties: false });
 
 export const DistrictListItem = Type.Object({
@@ -46,76 +50,62 @@ export const DistrictListItem = Type.Object({
   postal_code_range: PostalCodeRange,
   total_communes: Total('communes'),
   total_villages: Total('villages'),
-  code: Code,
-  unit_type: UnitType,
+  ...ListExtensions,
 }, { additionalProperties: false });
 
 export const DistrictDetail = Type.Object({
   id: Uuid,
   name: Name,
   type: LevelType(['district']),
-  postal_code_prefix: PostalCodePrefix,
-  postal_code_range: PostalCodeRange,
+  ...Span,
   province_id: Uuid,
   province_name: Name,
   total_communes: Total('communes'),
   total_villages: Total('villages'),
-  code: Code,
-  unit_type: UnitType,
-  slug: Slug,
-  href: Href,
-  postal_code: { ...PostalCode, description: 'Extension: the unit\'s own postal code.' },
+  ...DetailExtensions,
+  postal_code: OwnPostalCode,
 }, { additionalProperties: false });
 
 export const CommuneListItem = Type.Object({
   id: Uuid,
   name: Name,
-  code: Code,
-  unit_type: UnitType,
+  ...ListExtensions,
 }, { additionalProperties: false });
 
 export const CommuneDetail = Type.Object({
   id: Uuid,
   name: Name,
   type: LevelType(['commune']),
-  postal_code_prefix: PostalCodePrefix,
-  postal_code_range: PostalCodeRange,
+  ...Span,
   district_id: Uuid,
   district_name: Name,
   province_id: Uuid,
   province_name: Name,
   total_villages: Total('villages'),
-  code: Code,
-  unit_type: UnitType,
-  slug: Slug,
-  href: Href,
-  postal_code: { ...PostalCode, description: 'Extension: the commune\'s postal code.' },
+  ...DetailExtensions,
+  postal_code: OwnPostalCode,
 }, { additionalProperties: false });
 
 export const VillageListItem = Type.Object({
   id: Uuid,
   name: Name,
   type: LevelType(['village']),
-  postal_code: { ...PostalCode, description: 'The commune\'s postal code: villages have none of their own.' },
-  code: Code,
-  unit_type: UnitType,
+  postal_code: CommunePostalCode,
+  ...ListExtensions,
 }, { additionalProperties: false });
 
 export const VillageDetail = Type.Object({
   id: Uuid,
   name: Name,
   type: LevelType(['village']),
-  postal_code: { ...PostalCode, description: 'The commune\'s postal code: villages have none of their own.' },
+  postal_code: CommunePostalCode,
   commune_id: Uuid,
   commune_name: Name,
   district_id: Uuid,
   district_name: Name,
   province_id: Uuid,
   province_name: Name,
-  code: Code,
-  unit_type: UnitType,
-  slug: Slug,
-  href: Href,
+  ...DetailExtensions,
 }, { additionalProperties: false });
 
 /** `{ statusCode: 200, data, metadata }`. */
