@@ -29,10 +29,6 @@ export class PayloadCache {
    */
   constructor(private readonly budget = 8_000_000) {}
 
-  get size(): number {
-    return this.bodies.size;
-  }
-
   private remember(key: string, body: string | readonly [string, string]): void {
     this.bodies.set(key, body);
     this.characters += key.length + (typeof body === 'string' ? body.length : body[0].length + body[1].length);

@@ -15,10 +15,6 @@ export class SortedKeys {
     this.units = order.map((i) => units[i]!);
   }
 
-  get size(): number {
-    return this.keys.length;
-  }
-
   /** Calls `visit` with the unit of every key that starts with `prefix`. */
   forPrefix(prefix: string, visit: (unit: number) => void): void {
     let lo = 0;
