@@ -86,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerCaching(app, { datasetVersion: gazetteer.version, apiVersion: API_VERSION });
   registerCors(app, { exposedHeaders: EXPOSED_HEADERS });
-  const metrics = registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
+  const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {
     // Overloaded (the event loop lags): refuse quickly with 503 rather than answer everyone late.

@@ -6,20 +6,24 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { UsageMeter } from '../../keys/usage-meter.js';
 import { sendError } from '../errors.js';
 
 export interface Metrics {
-  registry: Registry;
+  registry?: Registry;
   /** Counts a refusal by the API-key gate or the load shedder. */
   refused(reason: string): void;
 }
 
-/** Metrics cost a hook on every request: without a token nobody can read them, so none are collected. */
-export function registerMetrics(app: FastifyInstance, { token, meter }: { token: string; meter?: UsageMeter }): Metrics {
+/**
+ * Metrics cost a hook on every request: without a token nobody can read them, so none are collected (and
+ * prom-client, about 50 ms of start-up, is not even loaded).
+ */
+export async function registerMetrics(app: FastifyInstance, { token, meter }: { token: string; meter?: UsageMeter }): Promise<Metrics> {
+  if (!token) return { refused: () => undefined };
+  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
-  if (!token) return { registry, refused: () => undefined };
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({ name: 'http_requests_total', help: 'Requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'] as const, registers: [registry] });
   const latency = new Histogram({
