@@ -170,6 +170,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   app.get('/dashboard', keyAction, async (request, reply) => {
+    const ctx = await context(request, reply);
     const now = new Date();
     const keys = await store.listKeys({ ownerId: request.account!.id });
     const plans = new Map((await store.listPlans()).map((p) => [p.name, p]));
@@ -188,11 +189,11 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
       }
       return {
         key, plan: plans.get(key.plan)!, used,
-        chart: dailyChart(lastDays(today, 30, days), messages(langOf(request, reply)).perDay),
+        chart: dailyChart(lastDays(today, 30, days), messages(ctx.lang).perDay),
         resetsOn: nextMonthStart(now).toISOString().slice(0, 10),
       };
     }));
-    return page(reply, dashboardPage(await context(request, reply), rows, options.operatorContact));
+    return page(reply, dashboardPage(ctx, rows, options.operatorContact));
   });
 
   app.post('/dashboard/keys', keyForm, async (request, reply) => {
