@@ -9,12 +9,13 @@ import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
+import { etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
+import { deferredChildLogger } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
-import { registerCaching } from './plugins/caching.js';
 import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
-import { registerCors } from './plugins/cors.js';
+import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
@@ -55,7 +56,7 @@ const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratel
 
 /**
  * Builds the HTTP app without listening, so tests can `inject()` requests.
- * Order matters: error handling and caching hooks and the OpenAPI collector come before the routes.
+ * Order matters: error handling, the app-wide hook and the OpenAPI collector come before the routes.
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { gazetteer, search, access, store } = options;
@@ -69,6 +70,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Logging every request costs throughput (measured: see the README's Performance section): by default failures
     // are logged by the error handler, with the correlation id, and an access log is left to the proxy in front.
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
+    // Each request's logger is made when it first logs (most never do); without a logger there is nothing to defer.
+    ...(options.logger ? { childLoggerFactory: deferredChildLogger } : {}),
     genReqId: correlationId,
     // Unknown query parameters are rejected (documented), not silently dropped; every bad parameter is reported.
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
@@ -79,13 +82,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const { refuseUnroutedWrite } = registerErrorHandling(app);
+  const cors = corsStep({ exposedHeaders: EXPOSED_HEADERS });
+  // What every request needs, in one hook rather than one per concern (each hook costs throughput): the correlation
+  // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
   app.addHook('onRequest', (request, reply, done) => {
     stampHeaders(request, reply);
-    done();
+    if (!cors(request, reply) && !refuseUnroutedWrite(request, reply)) done();
   });
-  registerErrorHandling(app);
-  registerCaching(app, { datasetVersion: gazetteer.version, apiVersion: API_VERSION });
-  registerCors(app, { exposedHeaders: EXPOSED_HEADERS });
   const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {
@@ -134,7 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
-  const payloads = new PayloadCache();
+  const payloads = new PayloadCache(etagFor(API_VERSION, gazetteer.version));
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));

@@ -74,7 +74,8 @@ export class AccessControl {
     const cached = this.cache.get(header);
     if (cached && cached.expires > Date.now()) {
       if (!cached.key) return INVALID;
-      if (this.meter.isLoaded(cached.key.id)) return this.decide(cached.key);
+      const usagePeriod = this.meter.period();
+      if (this.meter.isLoaded(cached.key.id, usagePeriod)) return this.decide(cached.key, usagePeriod);
       return this.admitSlowly(header, cached.key);
     }
     if (!isWellFormedKey(header)) return INVALID;
@@ -88,10 +89,11 @@ export class AccessControl {
     return this.decide(key);
   }
 
-  private decide(key: KeyWithPlan): Admission {
+  /** `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. */
+  private decide(key: KeyWithPlan, usagePeriod = this.meter.period()): Admission {
     const nowMs = this.options.now?.().getTime() ?? Date.now();
     const period = this.clock.at(nowMs);
-    const used = this.meter.used(key.id);
+    const used = this.meter.used(key.id, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,

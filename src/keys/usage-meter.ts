@@ -10,7 +10,7 @@
  * keep that small, a key that has used a tenth of its remaining quota since the last flush triggers one at once:
  * writes become more frequent as a key nears its limit (about 10 ln(quota) extra flushes a month per key).
  */
-import { monthOf, PeriodClock } from './periods.js';
+import { monthOf, PeriodClock, type PeriodFacts } from './periods.js';
 import type { KeyStore, UsageIncrement } from './store.js';
 
 /** A key unused this long is dropped from the totals refreshed at every flush. */
@@ -29,13 +29,16 @@ export interface MeterStats {
 }
 
 export class UsageMeter {
-  /** `keyId|day` -> requests not yet handed to the store. */
-  private pending = new Map<string, number>();
+  // Counts are kept in maps of maps, keyId then day or month: a request's lookups then use strings that already exist
+  // (the key's id, the clock's day and month), where a `keyId|day` key had to be built and hashed on every request.
+
+  /** keyId -> day -> requests not yet handed to the store. */
+  private pending = new Map<string, Map<string, number>>();
   /** keyId -> when it was last used (epoch ms), written as an ISO time at the flush. */
   private lastUsed = new Map<string, number>();
   private readonly clock = new PeriodClock();
-  /** `keyId|month` -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
-  private readonly unconfirmed = new Map<string, number>();
+  /** keyId -> month -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
+  private readonly unconfirmed = new Map<string, Map<string, number>>();
   /** keyId -> the store's monthly total at the last flush. */
   private readonly stored = new Map<string, { month: string; total: number; seenAt: number }>();
   private readonly loading = new Map<string, Promise<void>>();
@@ -94,28 +97,27 @@ export class UsageMeter {
     await loading;
   }
 
+  /** The period facts of now, by this meter's clock: callers that need them too pass them back in (one clock read). */
+  period(): PeriodFacts {
+    return this.clock.at(this.nowMs());
+  }
+
   /** Whether the key's monthly total is known for this month (then `used()` needs no store). */
-  isLoaded(keyId: string): boolean {
-    const known = this.stored.get(keyId);
-    return known !== undefined && known.month === this.clock.at(this.nowMs()).month;
+  isLoaded(keyId: string, { month } = this.period()): boolean {
+    return this.stored.get(keyId)?.month === month;
   }
 
   /** Requests of this key counted this month, everywhere the store knows of plus here. Call load() first. */
-  used(keyId: string): number {
-    const { month } = this.clock.at(this.nowMs());
+  used(keyId: string, { month } = this.period()): number {
     const known = this.stored.get(keyId);
-    return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(`${keyId}|${month}`) ?? 0);
+    return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(keyId)?.get(month) ?? 0);
   }
 
   /** Counts one request of the key; with its monthly quota, flushes early when the key nears it (see above). */
-  count(keyId: string, monthlyQuota?: number): void {
-    const nowMs = this.nowMs();
+  count(keyId: string, monthlyQuota?: number, nowMs = this.nowMs()): void {
     const { day, month } = this.clock.at(nowMs);
-    const pendingKey = `${keyId}|${day}`;
-    this.pending.set(pendingKey, (this.pending.get(pendingKey) ?? 0) + 1);
-    const monthKey = `${keyId}|${month}`;
-    const unconfirmed = (this.unconfirmed.get(monthKey) ?? 0) + 1;
-    this.unconfirmed.set(monthKey, unconfirmed);
+    addTo(this.pending, keyId, day, 1);
+    const unconfirmed = addTo(this.unconfirmed, keyId, month, 1);
     this.lastUsed.set(keyId, nowMs);
     if (monthlyQuota !== undefined && !this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
       const stored = this.stored.get(keyId);
@@ -127,7 +129,7 @@ export class UsageMeter {
   /** Requests counted but not yet written (what a crash now would lose). */
   get unflushed(): number {
     let n = 0;
-    for (const count of this.pending.values()) n += count;
+    for (const days of this.pending.values()) for (const count of days.values()) n += count;
     return n;
   }
 
@@ -142,10 +144,7 @@ export class UsageMeter {
     const lastUsed = this.lastUsed;
     this.pending = new Map();
     this.lastUsed = new Map();
-    const increments: UsageIncrement[] = [...batch].map(([key, count]) => {
-      const [keyId, day] = key.split('|') as [string, string];
-      return { keyId, day, count };
-    });
+    const increments: UsageIncrement[] = [...batch].flatMap(([keyId, days]) => [...days].map(([day, count]) => ({ keyId, day, count })));
     const month = monthOf(new Date(this.nowMs()));
     const idleSince = Date.now() - IDLE_MS;
     for (const [keyId, entry] of this.stored) if (entry.seenAt < idleSince && !lastUsed.has(keyId)) this.stored.delete(keyId);
@@ -158,7 +157,7 @@ export class UsageMeter {
       totals = await this.store.recordUsage(increments, lastUsedIso, month, active);
     } catch (error) {
       // Nothing is lost: the batch goes back in front of whatever was counted meanwhile.
-      for (const [key, count] of batch) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
+      for (const { keyId, day, count } of increments) addTo(this.pending, keyId, day, count);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       this.stats.failures++;
       this.consecutiveFailures++;
@@ -167,10 +166,11 @@ export class UsageMeter {
       throw error;
     }
     for (const { keyId, day, count } of increments) {
-      const monthKey = `${keyId}|${day.slice(0, 7)}`;
-      const left = (this.unconfirmed.get(monthKey) ?? 0) - count;
-      if (left > 0) this.unconfirmed.set(monthKey, left);
-      else this.unconfirmed.delete(monthKey);
+      const months = this.unconfirmed.get(keyId)!;
+      const month = day.slice(0, 7);
+      const left = months.get(month)! - count;
+      if (left > 0) months.set(month, left);
+      else if (months.delete(month) && months.size === 0) this.unconfirmed.delete(keyId);
     }
     const now = Date.now();
     for (const keyId of active) {
@@ -181,4 +181,13 @@ export class UsageMeter {
     this.stats.lastFlushMs = performance.now() - started;
     this.stats.lastSuccessAt = now;
   }
+}
+
+/** Adds `n` to `counts[outer][inner]` and returns the new value. */
+function addTo(counts: Map<string, Map<string, number>>, outer: string, inner: string, n: number): number {
+  let inners = counts.get(outer);
+  if (!inners) counts.set(outer, (inners = new Map()));
+  const value = (inners.get(inner) ?? 0) + n;
+  inners.set(inner, value);
+  return value;
 }

@@ -4,10 +4,12 @@
  */
 
 const KHMER_DIGITS = /[\u17E0-\u17E9]/g;
+const KHMER_DIGIT = /[\u17E0-\u17E9]/;
 
 /** Khmer digits ០-៩ to ASCII 0-9 (people mix them in every script). */
 export function asciiDigits(text: string): string {
-  return text.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0));
+  // Test first: most text has no Khmer digit (a replace with a callback showed in the profile of /lookup).
+  return KHMER_DIGIT.test(text) ? text.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : text;
 }
 
 /** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { ERROR_CODES } from '../../src/http/schemas/common.js';
 import type { Level, Unit } from '../../src/gazetteer/types.js';
-import { etagFor } from '../../src/http/plugins/caching.js';
+import { etagFor } from '../../src/http/caching.js';
 import { API_VERSION } from '../../src/version.js';
 import { appOptions, gazetteer, unit } from '../helper.js';
 

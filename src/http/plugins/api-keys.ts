@@ -18,23 +18,23 @@ declare module 'fastify' {
 
 export const API_KEY_HEADER = 'x-api-key';
 
-/** `RateLimit-Policy` depends only on the plan and the month: built once per combination. */
-const policies = new Map<string, string>();
-function policyHeader(limits: LimitState): string {
-  const id = `${limits.monthly.quota}|${limits.monthly.windowSeconds}|${limits.perSecond.quota}`;
-  let header = policies.get(id);
-  if (header === undefined) {
-    header = `"monthly";q=${limits.monthly.quota};w=${limits.monthly.windowSeconds}, "per-second";q=${limits.perSecond.quota};w=1`;
-    if (policies.size > 1000) policies.clear();
-    policies.set(id, header);
-  }
+/**
+ * `RateLimit-Policy` depends only on the key's plan and the length of the month: made once per key (object) and
+ * month, not formatted on every request.
+ */
+const policies = new WeakMap<KeyWithPlan, { windowSeconds: number; header: string }>();
+function policyHeader(key: KeyWithPlan, { monthly, perSecond }: LimitState): string {
+  const known = policies.get(key);
+  if (known?.windowSeconds === monthly.windowSeconds) return known.header;
+  const header = `"monthly";q=${monthly.quota};w=${monthly.windowSeconds}, "per-second";q=${perSecond.quota};w=1`;
+  policies.set(key, { windowSeconds: monthly.windowSeconds, header });
   return header;
 }
 
 /** `RateLimit-Policy` and `RateLimit`, both policies: the monthly quota and the per-second limit. */
-function setRateLimitHeaders(reply: FastifyReply, limits: LimitState): void {
+function setRateLimitHeaders(reply: FastifyReply, key: KeyWithPlan, limits: LimitState): void {
   const { monthly, perSecond } = limits;
-  reply.header('ratelimit-policy', policyHeader(limits));
+  reply.header('ratelimit-policy', policyHeader(key, limits));
   reply.header('ratelimit', `"monthly";r=${monthly.remaining};t=${monthly.resetSeconds}, "per-second";r=${perSecond.remaining};t=${perSecond.resetSeconds}`);
 }
 
@@ -49,20 +49,20 @@ function apply(admission: Admission, request: FastifyRequest, reply: FastifyRepl
       sendError(request, reply, { statusCode: 401, code: 'invalid_api_key', message: 'The API key in x-api-key is malformed, unknown or revoked.' });
       return;
     case 'quota_exceeded':
-      setRateLimitHeaders(reply, admission.limits);
+      setRateLimitHeaders(reply, admission.key, admission.limits);
       reply.header('retry-after', String(admission.retryAfter));
       sendError(request, reply, { statusCode: 429, code: 'quota_exceeded',
         message: `The monthly quota of ${admission.limits.monthly.quota} requests is used up; it resets on `
           + `${admission.limits.monthly.resetsAt.toISOString()}. Contact the operator for a higher plan.` });
       return;
     case 'rate_limited':
-      setRateLimitHeaders(reply, admission.limits);
+      setRateLimitHeaders(reply, admission.key, admission.limits);
       reply.header('retry-after', String(admission.retryAfter));
       sendError(request, reply, { statusCode: 429, code: 'rate_limited',
         message: `More than ${admission.limits.perSecond.quota} requests in one second; slow down and retry after the Retry-After seconds.` });
       return;
     case 'admitted':
-      setRateLimitHeaders(reply, admission.limits);
+      setRateLimitHeaders(reply, admission.key, admission.limits);
       request.apiKey = { key: admission.key, limits: admission.limits };
       done();
   }

@@ -8,7 +8,11 @@ import { quotePath, RETRY_AFTER_SECONDS, sendError, toApiError } from '../errors
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/**
+ * Installs the handlers and returns the step the app's onRequest hook runs on every request: it answers (returning
+ * true) a write to a path with no route for it.
+ */
+export function registerErrorHandling(app: FastifyInstance): { refuseUnroutedWrite: (request: FastifyRequest, reply: FastifyReply) => boolean } {
   // Every route by method, so that another method on a known path is a 405 rather than a 404, and a method no
   // route serves is refused before Fastify parses a body for it.
   const routes = FindMyWay();
@@ -29,12 +33,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return sendError(request, reply, { statusCode: 404, code: 'not_found', message: `No route ${request.method} ${quotePath(path)}. See /docs for the API.` });
   };
 
-  // A write to a path with no route for it is answered here, before Fastify would parse its body and refuse it with
-  // a 400 or 415 that hides the real problem. (The API is read-only; only the dashboard's forms take POST.)
-  app.addHook('onRequest', (request, reply, done) => {
-    if (READ_METHODS.has(request.method) || request.method === 'OPTIONS' || routes.find(request.method as HTTPMethod, request.url.split('?', 1)[0]!)) done();
-    else noRoute(request, reply);
-  });
+  // A write to a path with no route for it is answered at once, before Fastify would parse its body and refuse it
+  // with a 400 or 415 that hides the real problem. (The API is read-only; only the dashboard's forms take POST.)
+  const refuseUnroutedWrite = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (READ_METHODS.has(request.method) || request.method === 'OPTIONS' || routes.find(request.method as HTTPMethod, request.url.split('?', 1)[0]!)) return false;
+    void noRoute(request, reply);
+    return true;
+  };
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error as Error);
@@ -44,4 +49,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler(noRoute);
+  return { refuseUnroutedWrite };
 }

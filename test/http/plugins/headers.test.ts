@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../../src/http/app.js';
-import { CACHE_CONTROL, etagFor } from '../../../src/http/plugins/caching.js';
+import { CACHE_CONTROL, etagFor } from '../../../src/http/caching.js';
 import { API_VERSION } from '../../../src/version.js';
 import { appOptions, gazetteer } from '../../helper.js';
 

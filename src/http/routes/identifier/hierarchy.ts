@@ -40,7 +40,6 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   };
 
   typed.get('/provinces', {
-    config: { cacheable: true },
     schema: {
       operationId: 'listProvinces',
       tags: [TAGS.hierarchy],
@@ -48,7 +47,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       querystring: LangQuery,
       response: responses(ListEnvelope(ProvinceListItem, 'The provinces.')),
     },
-  }, async (request, reply) => {
+  }, (request, reply) => {
     const lang = langOf(request);
     payloads.sendIdentifier(reply, `provinces|${lang}`,
       () => ({ items: gazetteer.provinces().map((u) => present.provinceListItem(u, lang)) }));
@@ -62,7 +61,6 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   ] as const;
   for (const { level, schema, operationId } of details) {
     typed.get(`/${PLURAL[level]}/:id`, {
-      config: { cacheable: true },
       schema: {
         operationId,
         tags: [TAGS.hierarchy],
@@ -71,7 +69,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         querystring: LangQuery,
         response: responses(Envelope(schema, `The ${level}.`)),
       },
-    }, async (request, reply) => detailBody(reply, find(request.params.id, level), langOf(request)));
+    }, (request, reply) => detailBody(reply, find(request.params.id, level), langOf(request)));
   }
 
   const lists = [
@@ -81,7 +79,6 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   ] as const;
   for (const { level, childLevel, item, present: presentItem, operationId } of lists) {
     typed.get(`/${PLURAL[level]}/:id/${PLURAL[childLevel]}`, {
-      config: { cacheable: true },
       schema: {
         operationId,
         tags: [TAGS.hierarchy],
@@ -90,7 +87,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         querystring: LangQuery,
         response: responses(ListEnvelope(item, `The ${PLURAL[childLevel]}.`)),
       },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const unit = find(request.params.id, level);
       const lang = langOf(request);
       payloads.sendIdentifier(reply, `children|${unit.code}|${lang}`,
@@ -99,7 +96,6 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   }
 
   typed.get('/locations/*', {
-    config: { cacheable: true },
     schema: {
       operationId: 'getLocationBySlugPath',
       tags: [TAGS.hierarchy],
@@ -109,7 +105,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       querystring: LangQuery,
       response: responses(Envelope(AnyDetail, 'The unit at that path.')),
     },
-  }, async (request, reply) => {
+  }, (request, reply) => {
     const slugs = request.params['*'].split('/');
     if (slugs.at(-1) === '') slugs.pop(); // one trailing slash is fine
     if (slugs.length < 1 || slugs.length > 4 || !slugs.every((s) => SLUG_SEGMENT.test(s))) {

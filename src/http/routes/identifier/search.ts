@@ -27,7 +27,6 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get('/search', {
-    config: { cacheable: true },
     schema: {
       operationId: 'search',
       tags: [TAGS.search],
@@ -35,7 +34,7 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
       querystring: SearchQuery,
       response: { 200: Envelope(SearchData, 'One page of results, best first.'), 304: NotModified, ...errorResponses(IdentifierError) },
     },
-  }, async (request, reply) => {
+  }, (request, reply) => {
     const { q, lang = 'en', page = 1, pageSize = 10 } = request.query;
     const text = searchText(q);
     payloads.sendIdentifier(reply, `search|${lang}|${page}|${pageSize}|${text}`, () => {
@@ -54,7 +53,6 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
   });
 
   typed.get('/lookup/:postcode', {
-    config: { cacheable: true },
     schema: {
       operationId: 'lookupPostcode',
       tags: [TAGS.search],
@@ -65,7 +63,7 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
       querystring: LangQuery,
       response: { 200: Envelope(LookupResult, 'The unit that owns the postal code.'), 304: NotModified, ...errorResponses(IdentifierError) },
     },
-  }, async (request, reply) => {
+  }, (request, reply) => {
     const lang = request.query.lang ?? 'en';
     const postcode = asciiDigits(request.params.postcode.trim());
     if (!/^\d{6}$/.test(postcode)) {

@@ -34,7 +34,6 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
       { additionalProperties: false });
 
   typed.get('/v1/provinces', {
-    config: { cacheable: true },
     schema: {
       operationId: 'v1ListProvinces',
       tags: [TAGS.v1],
@@ -42,10 +41,9 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
       querystring: NoQuery,
       response: responses(V1Province, 'The provinces.'),
     },
-  }, async (_request, reply) => success(reply, 'v1|provinces', () => gazetteer.provinces()));
+  }, (_request, reply) => success(reply, 'v1|provinces', () => gazetteer.provinces()));
 
   typed.get('/v1/provinces/:province_code', {
-    config: { cacheable: true },
     schema: {
       operationId: 'v1GetProvince',
       tags: [TAGS.v1],
@@ -54,7 +52,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
       querystring: NoQuery,
       response: responses(V1Province, 'The province.'),
     },
-  }, async (request, reply) => {
+  }, (request, reply) => {
     const province = find((request.params as { province_code: string }).province_code, 'province');
     success(reply, `v1|province|${province.code}`, () => [province]);
   });
@@ -66,7 +64,6 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
   ] as const;
   for (const { path, param, level, record, operationId, what } of lists) {
     typed.get(path, {
-      config: { cacheable: true },
       schema: {
         operationId,
         tags: [TAGS.v1],
@@ -75,7 +72,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
         querystring: NoQuery,
         response: responses(record, `The ${what}.`),
       },
-    }, async (request, reply) => {
+    }, (request, reply) => {
       const parent = find((request.params as Record<string, string>)[param]!, level);
       success(reply, `v1|children|${parent.code}`, () => gazetteer.children(parent.code));
     });

@@ -13,7 +13,6 @@ import { searchText } from '../identifier/search.js';
 export async function v1SearchRoutes(app: FastifyInstance, { search, payloads }: { search: SearchIndex; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/v1/search', {
-    config: { cacheable: true },
     schema: {
       operationId: 'v1Search',
       tags: [TAGS.search],
@@ -26,7 +25,7 @@ export async function v1SearchRoutes(app: FastifyInstance, { search, payloads }:
         ...errorResponses(V1Error),
       },
     },
-  }, async (request, reply) => {
+  }, (request, reply) => {
     const { q, page = 1, pageSize = 10 } = request.query;
     const text = searchText(q);
     payloads.sendWhole(reply, `v1search|${page}|${pageSize}|${text}`, () => {

@@ -1,0 +1,81 @@
+/** The payload cache on a real Fastify app: bodies built once, kept as UTF-8 bytes, caching headers and 304. */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import Fastify from 'fastify';
+import { CACHE_CONTROL } from '../../src/http/caching.js';
+import { PayloadCache } from '../../src/http/payload-cache.js';
+import { correlationId } from '../../src/http/plugins/correlation.js';
+
+const ETAG = 'W/"test-etag"';
+
+async function appWith(payloads: PayloadCache) {
+  const built = new Map<string, number>();
+  const build = <T>(key: string, value: T) => () => {
+    built.set(key, (built.get(key) ?? 0) + 1);
+    return value;
+  };
+  const app = Fastify({ genReqId: correlationId });
+  app.get('/identifier/:name', (request, reply) => {
+    const { name } = request.params as { name: string };
+    payloads.sendIdentifier(reply, `identifier|${name}`, build(`identifier|${name}`, { name, khmer: 'ភ្នំពេញ' }));
+  });
+  app.get('/whole/:name', (request, reply) => {
+    const { name } = request.params as { name: string };
+    payloads.sendWhole(reply, `whole|${name}`, build(`whole|${name}`, { status: 'success', data: [name] }));
+  });
+  await app.ready();
+  return { app, built };
+}
+
+describe('payload cache', async () => {
+  const { app, built } = await appWith(new PayloadCache(ETAG));
+  after(() => app.close());
+
+  it('builds an identifier body once and puts each request\'s correlation id in it', async () => {
+    const first = await app.inject({ url: '/identifier/a', headers: { 'x-correlation-id': 'first-id' } });
+    const second = await app.inject({ url: '/identifier/a', headers: { 'x-correlation-id': 'second-id' } });
+    assert.deepEqual(first.json(), { statusCode: 200, data: { name: 'a', khmer: 'ភ្នំពេញ' }, metadata: { correlationId: 'first-id' } });
+    assert.equal(second.json().metadata.correlationId, 'second-id');
+    assert.equal(built.get('identifier|a'), 1);
+  });
+
+  it('sends UTF-8 JSON with the right length, Khmer included', async () => {
+    const response = await app.inject('/identifier/b');
+    assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(Number(response.headers['content-length']), response.rawPayload.length);
+    assert.equal(response.json().data.khmer, 'ភ្នំពេញ');
+  });
+
+  it('sends a whole body as it was built, once', async () => {
+    for (let i = 0; i < 3; i++) assert.deepEqual((await app.inject('/whole/x')).json(), { status: 'success', data: ['x'] });
+    assert.equal(built.get('whole|x'), 1);
+  });
+
+  it('sets ETag and Cache-Control, and answers a matching If-None-Match with 304 and no body, built or not', async () => {
+    const fresh = await app.inject('/whole/y');
+    assert.equal(fresh.headers.etag, ETAG);
+    assert.equal(fresh.headers['cache-control'], CACHE_CONTROL);
+    for (const url of ['/whole/y', '/identifier/never-built']) {
+      const revalidated = await app.inject({ url, headers: { 'if-none-match': ETAG } });
+      assert.equal(revalidated.statusCode, 304, url);
+      assert.equal(revalidated.body, '', url);
+      assert.equal(revalidated.headers.etag, ETAG, url);
+    }
+    assert.equal(built.get('identifier|never-built'), undefined, 'a 304 needs no body');
+    assert.equal((await app.inject({ url: '/whole/y', headers: { 'if-none-match': 'W/"other"' } })).statusCode, 200);
+  });
+});
+
+describe('payload cache budget', async () => {
+  // Room for about two of these bodies: the oldest goes first.
+  const { app, built } = await appWith(new PayloadCache(ETAG, 100));
+  after(() => app.close());
+
+  it('forgets the oldest bodies beyond its budget, and builds them again when asked', async () => {
+    for (const name of ['one', 'two', 'three']) await app.inject(`/whole/${name}`);
+    await app.inject('/whole/three');
+    assert.equal(built.get('whole|three'), 1, 'the newest is kept');
+    await app.inject('/whole/one');
+    assert.equal(built.get('whole|one'), 2, 'the oldest was forgotten');
+  });
+});
