@@ -65,6 +65,16 @@ describe('headers around every response', async () => {
     assert.match(String(preflight.headers['access-control-allow-methods']), /GET/);
   });
 
+  it('puts the CORS headers on refusals too, so that a browser script can read the error', async () => {
+    const refused = await app.inject({ method: 'POST', url: '/provinces', headers: { origin: 'https://example.org' } });
+    assert.equal(refused.statusCode, 405);
+    assert.equal(refused.headers['access-control-allow-origin'], '*');
+    assert.equal(refused.json().error.code, 'method_not_allowed');
+    const missing = await app.inject({ url: '/nowhere', headers: { origin: 'https://example.org' } });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(missing.headers['access-control-allow-origin'], '*');
+  });
+
   it('answers HEAD like GET without a body', async () => {
     const response = await app.inject({ method: 'HEAD', url: '/provinces' });
     assert.equal(response.statusCode, 200);
