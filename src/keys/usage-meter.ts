@@ -156,7 +156,7 @@ export class UsageMeter {
       const lastUsedIso = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
       totals = await this.store.recordUsage(increments, lastUsedIso, month, active);
     } catch (error) {
-      // Nothing is lost: the batch goes back in front of whatever was counted meanwhile.
+      // Nothing is lost: the batch is added back to whatever was counted meanwhile.
       for (const { keyId, day, count } of increments) addTo(this.pending, keyId, day, count);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       this.stats.failures++;
@@ -166,9 +166,10 @@ export class UsageMeter {
       throw error;
     }
     for (const { keyId, day, count } of increments) {
-      const months = this.unconfirmed.get(keyId)!;
+      const months = this.unconfirmed.get(keyId);
+      if (!months) continue;
       const month = day.slice(0, 7);
-      const left = months.get(month)! - count;
+      const left = (months.get(month) ?? 0) - count;
       if (left > 0) months.set(month, left);
       else if (months.delete(month) && months.size === 0) this.unconfirmed.delete(keyId);
     }
