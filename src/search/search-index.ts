@@ -333,7 +333,6 @@ export class SearchIndex {
   }
 }
 
-/** The non-empty forms, each once (word lists compared by their words). */
 /** `fn` with its results remembered by argument (the build's per-name work; never used on queries). */
 function memoize<A, R>(fn: (arg: A) => R): (arg: A) => R {
   const results = new Map<A, R>();
@@ -371,6 +370,7 @@ function khmerKeys(name: string) {
   return { exact, prefixes, inner };
 }
 
+/** The non-empty forms, each once (word lists compared by their words). */
 function distinct<T extends string | readonly string[]>(forms: T[]): T[] {
   const seen = new Set<string>();
   return forms.filter((f) => {
