@@ -6,5 +6,5 @@ import { buildApp } from '../dist/http/app.js';
 import { loadSearchIndex } from '../dist/search/load.js';
 
 const gazetteer = loadGazetteer();
-const app = await buildApp({ gazetteer, search: loadSearchIndex(gazetteer), logger: { level: 'info' } });
+const app = await buildApp({ gazetteer, search: loadSearchIndex(gazetteer).index, logger: { level: 'info' } });
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });

@@ -1,15 +1,18 @@
 /**
- * Search engine benchmark, in-process: index build time and memory, then every relevance-suite query timed
+ * Search engine benchmark, in-process: index build time and memory, loading it from a snapshot (what a start of the
+ * production build does), then every relevance-suite query timed
  * uncached (the ranking itself) and its p50/p99, then paging through a large result set with and without the
  * ranking cache.
  *
  *   npm run bench:search            (node --expose-gc for the memory figure)
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import { loadGazetteer } from '../src/gazetteer/load.js';
 import { loadAliases } from '../src/search/aliases.js';
 import { SearchIndex } from '../src/search/search-index.js';
+import { readSnapshot, writeSnapshot } from '../src/search/snapshot.js';
 
 const ROUNDS = 50;
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -39,6 +42,18 @@ for (let i = 0; i < 5; i++) {
   new SearchIndex(gazetteer.units, aliases);
   builds.push(performance.now() - started);
 }
+const snapshotDir = mkdtempSync(join(os.tmpdir(), 'kh-bench-search-'));
+const snapshotPath = join(snapshotDir, 'search-index.json');
+writeSnapshot(snapshotPath, gazetteer.units, aliases, index.tables);
+const loads: number[] = [];
+for (let i = 0; i < 5; i++) {
+  started = performance.now();
+  const read = readSnapshot(snapshotPath, gazetteer.units, aliases);
+  if (!('tables' in read)) throw new Error(`snapshot not usable: ${read.unusable}`);
+  new SearchIndex(gazetteer.units, aliases, { tables: read.tables });
+  loads.push(performance.now() - started);
+}
+rmSync(snapshotDir, { recursive: true, force: true });
 
 const perQuery: number[] = [];
 const all: number[] = [];
@@ -70,6 +85,7 @@ pageRun(cached);
 console.log(`machine: ${os.cpus()[0]?.model} × ${os.cpus().length}, Node ${process.version}`);
 console.log(`index: first build ${buildMs.toFixed(0)} ms (cold), warm builds median ${builds.sort((a, b) => a - b)[2]!.toFixed(0)} ms; ` +
   `heap ${gc ? `${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB` : 'n/a (run with --expose-gc)'}; ${aliases.length} aliases`);
+console.log(`  loaded from a snapshot instead: median ${loads.sort((a, b) => a - b)[2]!.toFixed(0)} ms (fingerprint, read, parse, tables)`);
 console.log(`queries: ${queries.length} distinct from the relevance suite, ${ROUNDS} rounds each, uncached`);
 console.log(`  all runs:         p50 ${us(percentile(all, 50))}  p99 ${us(percentile(all, 99))}  max ${us(all.at(-1)!)}`);
 console.log(`  per-query median: p50 ${us(percentile(perQuery, 50))}  p99 ${us(percentile(perQuery, 99))}`);

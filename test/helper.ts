@@ -23,7 +23,7 @@ export function unit(code: string): Unit {
 
 /** The real search index (with data/aliases.csv), built once per test process. */
 export function searchIndex(): SearchIndex {
-  cachedSearch ??= loadSearchIndex(gazetteer());
+  cachedSearch ??= loadSearchIndex(gazetteer()).index;
   return cachedSearch;
 }
 

@@ -16,6 +16,8 @@ describe('server', () => {
       assert.equal((await fetch(`${server.url}/provinces`)).status, 401);
       assert.match(server.output(), /"units":16465.*"gazetteer loaded"/);
       assert.match(server.output(), /"store":"sqlite".*"key store ready"/);
+      // Run from src/, there is no build snapshot beside the code: the index is built, and the log says why.
+      assert.match(server.output(), /"snapshot":"no snapshot \(npm run build writes it\)".*"search index built at start: no usable snapshot"/);
       assert.equal(await server.stop(), 0);
     } finally {
       await database.drop();

@@ -73,8 +73,8 @@ class Matches {
 }
 
 /** Key -> units; a bare number for the usual single unit (less memory than an array each). */
-class MultiMap {
-  private readonly map = new Map<string, number | number[]>();
+export class MultiMap {
+  constructor(private readonly map = new Map<string, number | number[]>()) {}
   add(key: string, unit: number): void {
     const found = this.map.get(key);
     if (found === undefined) this.map.set(key, unit);
@@ -89,6 +89,10 @@ class MultiMap {
   keys(): IterableIterator<string> {
     return this.map.keys();
   }
+  /** Its entries, for a snapshot (see snapshot.ts). */
+  entries(): [string, number | number[]][] {
+    return [...this.map];
+  }
 }
 
 /** A ranked result list, cached so that paging through it does not rank again. */
@@ -100,129 +104,57 @@ interface Ranked {
 /** Rankings kept for paging (the most recently used). */
 const DEFAULT_CACHE_SIZE = 512;
 
+/**
+ * Everything a query reads: built from the units and aliases (`buildTables`), or restored from the snapshot that
+ * `npm run build` saves (snapshot.ts), which makes a start about 350 ms faster and leaves less garbage behind.
+ */
+export interface IndexTables {
+  /** Position of each unit in (level, folded Latin name, code) order, and its inverse. */
+  order: Int32Array;
+  byOrder: Int32Array;
+  latinExact: MultiMap;
+  latinPrefix: SortedKeys;
+  latinWordSuffix: SortedKeys;
+  keyExact: MultiMap;
+  keyPrefix: SortedKeys;
+  khmerExact: MultiMap;
+  khmerPrefix: SortedKeys;
+  khmerInner: SortedKeys;
+  aliasExact: MultiMap;
+  aliasKey: MultiMap;
+  aliasPrefix: SortedKeys;
+  postal: SortedKeys;
+  postalOwner: Map<string, number>;
+  /** Word -> units having it in a name's core; a unit's word lists, to check typo candidates. */
+  wordPostings: MultiMap;
+  unitWordLists: string[][][];
+  typoWords: TypoIndex;
+  /** Compact forms of multi-word names, for a query typed as one word with a typo ("siemreapp"). */
+  compactNames: MultiMap;
+  typoCompact: TypoIndex;
+}
+
 export interface SearchIndexOptions {
   /** How many rankings to keep for paging; 0 ranks every call (benchmarks). */
   cacheSize?: number;
+  /** Tables restored from a snapshot of the same units and aliases, used instead of building them. */
+  tables?: IndexTables;
 }
 
 export class SearchIndex {
+  readonly tables: IndexTables;
   private readonly units: readonly Unit[];
-  /** Position of each unit in (level, folded Latin name, code) order, and its inverse. */
-  private readonly order: Int32Array;
-  private readonly byOrder: Int32Array;
-
-  private readonly latinExact = new MultiMap();
-  private readonly latinPrefix: SortedKeys;
-  private readonly latinWordSuffix: SortedKeys;
-  private readonly keyExact = new MultiMap();
-  private readonly keyPrefix: SortedKeys;
-  private readonly khmerExact = new MultiMap();
-  private readonly khmerPrefix: SortedKeys;
-  private readonly khmerInner: SortedKeys;
-  private readonly aliasExact = new MultiMap();
-  private readonly aliasKey = new MultiMap();
-  private readonly aliasPrefix: SortedKeys;
-  private readonly postal: SortedKeys;
-  private readonly postalOwner = new Map<string, number>();
-  /** Word -> units having it in a name's core; a unit's word lists, to check typo candidates. */
-  private readonly wordPostings = new MultiMap();
-  private readonly unitWordLists: string[][][];
-  private readonly typoWords: TypoIndex;
-  /** Compact forms of multi-word names, for a query typed as one word with a typo ("siemreapp"). */
-  private readonly compactNames = new MultiMap();
-  private readonly typoCompact: TypoIndex;
-
   private readonly best: Uint8Array;
   private readonly cache = new Map<string, Ranked>();
   private readonly cacheSize: number;
 
-  constructor(units: readonly Unit[], aliases: readonly Alias[] = [], { cacheSize = DEFAULT_CACHE_SIZE }: SearchIndexOptions = {}) {
-    this.cacheSize = cacheSize;
+  constructor(units: readonly Unit[], aliases: readonly Alias[] = [], { cacheSize = DEFAULT_CACHE_SIZE, tables }: SearchIndexOptions = {}) {
     if (units.length >= 1 << ORDER_BITS) throw new Error('too many units for the sort key');
+    this.cacheSize = cacheSize;
     this.units = units;
     this.best = new Uint8Array(units.length).fill(NO_TIER);
-    const indexOf = new Map(units.map((u, i) => [u.code, i]));
-
-    // About 40% of unit names repeat (9,944 distinct Latin names for 16,465 units): what a name adds to the index is
-    // worked out once per distinct name, and units with the same name share its key strings.
-    const latinOf = memoize(latinForms);
-    const latinKeysOf = memoize(latinKeys);
-    const khmerKeysOf = memoize(khmerKeys);
-    const latinNames = units.map((u) => latinOf(u.name_latin));
-    const sortName = latinNames.map((forms) => compact(forms.words));
-    const ordered = units.map((_, i) => i).sort((a, b) => {
-      const ua = units[a]!;
-      const ub = units[b]!;
-      return LEVELS.indexOf(ua.level) - LEVELS.indexOf(ub.level)
-        || (sortName[a]! < sortName[b]! ? -1 : sortName[a]! > sortName[b]! ? 1 : 0)
-        || (ua.code < ub.code ? -1 : 1);
-    });
-    this.byOrder = Int32Array.from(ordered);
-    this.order = new Int32Array(units.length);
-    ordered.forEach((unit, position) => (this.order[unit] = position));
-
-    const latinPrefix = new SortedKeysBuilder();
-    const wordSuffix = new SortedKeysBuilder();
-    const keyPrefix = new SortedKeysBuilder();
-    const khmerPrefix = new SortedKeysBuilder();
-    const khmerInner = new SortedKeysBuilder();
-    this.unitWordLists = units.map(() => []);
-
-    units.forEach((unit, u) => {
-      const ungegn = unit.name_ungegn ? latinOf(unit.name_ungegn) : undefined;
-      for (const forms of ungegn ? [latinNames[u]!, ungegn] : [latinNames[u]!]) {
-        const keys = latinKeysOf(forms);
-        for (const c of keys.exact) {
-          this.latinExact.add(c, u);
-          latinPrefix.push(c, u);
-        }
-        for (const suffix of keys.wordSuffixes) wordSuffix.push(suffix, u);
-        for (const key of keys.romanization) this.keyExact.add(key, u);
-        for (const key of keys.romanizationPrefixes) keyPrefix.push(key, u);
-        if (keys.typed !== undefined) latinPrefix.push(keys.typed, u);
-        this.unitWordLists[u]!.push(forms.core);
-        for (const word of forms.core) this.wordPostings.add(word, u);
-        if (keys.compactCore !== undefined) this.compactNames.add(keys.compactCore, u);
-      }
-      const khmer = khmerKeysOf(unit.name_km);
-      for (const form of khmer.exact) this.khmerExact.add(form, u);
-      for (const key of khmer.prefixes) khmerPrefix.push(key, u);
-      for (const key of khmer.inner) khmerInner.push(key, u);
-    });
-
-    const aliasPrefix = new SortedKeysBuilder();
-    for (const alias of aliases) {
-      const targets = alias.codes.map((code) => {
-        const u = indexOf.get(code);
-        if (u === undefined) throw new Error(`alias ${JSON.stringify(alias.alias)} points at unknown unit ${code}`);
-        return u;
-      });
-      const forms = hasKhmer(alias.alias)
-        ? distinct([normaliseKhmer(alias.alias), stripKhmerUnitWord(normaliseKhmer(alias.alias))]).map((f) => ({ text: f, key: null }))
-        : distinct([latinForms(alias.alias).words, latinForms(alias.alias).core]).map((f) => ({ text: compact(f), key: romanizationKey(f) }));
-      for (const { text, key } of forms) {
-        for (const u of targets) {
-          this.aliasExact.add(text, u);
-          aliasPrefix.push(text, u);
-          if (key) this.aliasKey.add(key, u);
-        }
-      }
-    }
-
-    this.latinPrefix = latinPrefix.build();
-    this.latinWordSuffix = wordSuffix.build();
-    this.keyPrefix = keyPrefix.build();
-    this.khmerPrefix = khmerPrefix.build();
-    this.khmerInner = khmerInner.build();
-    this.aliasPrefix = aliasPrefix.build();
-    const postal = new SortedKeysBuilder();
-    units.forEach((unit, u) => postal.push(unit.postal_code, u));
-    this.postal = postal.build();
-    units.forEach((unit, u) => {
-      if (unit.level !== 'village') this.postalOwner.set(unit.postal_code, u);
-    });
-    this.typoWords = new TypoIndex(this.wordPostings.keys());
-    this.typoCompact = new TypoIndex(this.compactNames.keys(), 1);
+    this.tables = tables ?? buildTables(units, aliases);
+    if (this.tables.order.length !== units.length) throw new Error('search tables are for a different set of units');
   }
 
   /** One page of the ranked results for a query; `total` counts them all. */
@@ -258,12 +190,12 @@ export class SearchIndex {
     else this.matchLatin(query, matches);
 
     const keys = new Float64Array(matches.touched.length);
-    matches.touched.forEach((u, i) => (keys[i] = this.best[u]! * 2 ** ORDER_BITS + this.order[u]!));
+    matches.touched.forEach((u, i) => (keys[i] = this.best[u]! * 2 ** ORDER_BITS + this.tables.order[u]!));
     keys.sort();
     const units = new Int32Array(keys.length);
     const tiers = new Uint8Array(keys.length);
     keys.forEach((key, i) => {
-      units[i] = this.byOrder[key % 2 ** ORDER_BITS]!;
+      units[i] = this.tables.byOrder[key % 2 ** ORDER_BITS]!;
       tiers[i] = Math.floor(key / 2 ** ORDER_BITS);
     });
     for (const u of matches.touched) this.best[u] = NO_TIER;
@@ -272,40 +204,40 @@ export class SearchIndex {
 
   /** A whole postal code: its owner first (a province, district or commune), then the villages that carry it. */
   private matchPostal(digits: string, matches: Matches): void {
-    const owner = digits.length === 6 ? this.postalOwner.get(digits) : undefined;
+    const owner = digits.length === 6 ? this.tables.postalOwner.get(digits) : undefined;
     if (owner !== undefined) matches.add(owner, TIER['postal-owner']);
-    this.postal.forPrefix(digits, (u) => matches.add(u, TIER.postal));
+    this.tables.postal.forPrefix(digits, (u) => matches.add(u, TIER.postal));
   }
 
   private matchKhmer(query: string, matches: Matches): void {
     const normalised = normaliseKhmer(query);
     for (const form of distinct([normalised, stripKhmerUnitWord(normalised)])) {
-      matches.addAll(this.khmerExact.get(form), TIER.exact);
-      matches.addAll(this.aliasExact.get(form), TIER.alias);
-      this.khmerPrefix.forPrefix(form, (u) => matches.add(u, TIER.prefix));
+      matches.addAll(this.tables.khmerExact.get(form), TIER.exact);
+      matches.addAll(this.tables.aliasExact.get(form), TIER.alias);
+      this.tables.khmerPrefix.forPrefix(form, (u) => matches.add(u, TIER.prefix));
       // One letter inside names would match most of them: substrings from two code points.
-      if (form.length >= 2) this.khmerInner.forPrefix(form, (u) => matches.add(u, TIER.contains));
-      this.aliasPrefix.forPrefix(form, (u) => matches.add(u, TIER['alias-loose']));
+      if (form.length >= 2) this.tables.khmerInner.forPrefix(form, (u) => matches.add(u, TIER.contains));
+      this.tables.aliasPrefix.forPrefix(form, (u) => matches.add(u, TIER['alias-loose']));
     }
   }
 
   private matchLatin(query: string, matches: Matches): void {
     const { words, core, typed } = latinForms(query);
-    if (compact(typed) !== compact(words)) this.latinPrefix.forPrefix(compact(typed), (u) => matches.add(u, TIER.prefix));
+    if (compact(typed) !== compact(words)) this.tables.latinPrefix.forPrefix(compact(typed), (u) => matches.add(u, TIER.prefix));
     for (const form of distinct([core, words])) {
       const c = compact(form);
       const key = romanizationKey(form);
-      matches.addAll(this.latinExact.get(c), TIER.exact);
-      matches.addAll(this.aliasExact.get(c), TIER.alias);
-      this.latinPrefix.forPrefix(c, (u) => matches.add(u, TIER.prefix));
-      if (c.length >= 2) this.latinWordSuffix.forPrefix(c, (u) => matches.add(u, TIER.contains));
+      matches.addAll(this.tables.latinExact.get(c), TIER.exact);
+      matches.addAll(this.tables.aliasExact.get(c), TIER.alias);
+      this.tables.latinPrefix.forPrefix(c, (u) => matches.add(u, TIER.prefix));
+      if (c.length >= 2) this.tables.latinWordSuffix.forPrefix(c, (u) => matches.add(u, TIER.contains));
       // The key merges a lot: only from 3 letters, and as a prefix only from 5.
       if (c.length >= 3) {
-        matches.addAll(this.keyExact.get(key), TIER.variant);
-        matches.addAll(this.aliasKey.get(key), TIER['alias-loose']);
+        matches.addAll(this.tables.keyExact.get(key), TIER.variant);
+        matches.addAll(this.tables.aliasKey.get(key), TIER['alias-loose']);
       }
-      if (c.length >= 5) this.keyPrefix.forPrefix(wordKeys(form), (u) => matches.add(u, TIER['variant-prefix']));
-      if (c.length >= 4) this.aliasPrefix.forPrefix(c, (u) => matches.add(u, TIER['alias-loose']));
+      if (c.length >= 5) this.tables.keyPrefix.forPrefix(wordKeys(form), (u) => matches.add(u, TIER['variant-prefix']));
+      if (c.length >= 4) this.tables.aliasPrefix.forPrefix(c, (u) => matches.add(u, TIER['alias-loose']));
     }
     this.matchTypos(core.length > 0 ? core : words, matches);
   }
@@ -316,21 +248,118 @@ export class SearchIndex {
    * written together ("siemreapp").
    */
   private matchTypos(words: readonly string[], matches: Matches): void {
-    const options = words.map((w) => [w, ...this.typoWords.near(w)]);
+    const options = words.map((w) => [w, ...this.tables.typoWords.near(w)]);
     const fuzzy = options.findIndex((o) => o.length > 1);
     if (fuzzy >= 0) {
       for (const candidateWord of options[fuzzy]!) {
-        for (const u of this.wordPostings.get(candidateWord) ?? []) {
-          const fits = this.unitWordLists[u]!.some((name) =>
+        for (const u of this.tables.wordPostings.get(candidateWord) ?? []) {
+          const fits = this.tables.unitWordLists[u]!.some((name) =>
             name.length === words.length && name.every((w, i) => options[i]!.includes(w)));
           if (fits) matches.add(u, TIER.typo);
         }
       }
     }
     if (words.length === 1 && typoBudget(words[0]!.length) > 0) {
-      for (const near of this.typoCompact.near(words[0]!)) matches.addAll(this.compactNames.get(near), TIER.typo);
+      for (const near of this.tables.typoCompact.near(words[0]!)) matches.addAll(this.tables.compactNames.get(near), TIER.typo);
     }
   }
+}
+
+/** Builds the tables from the units and aliases: about half a second for the whole gazetteer. */
+export function buildTables(units: readonly Unit[], aliases: readonly Alias[] = []): IndexTables {
+  const indexOf = new Map(units.map((u, i) => [u.code, i]));
+
+  // About 40% of unit names repeat (9,944 distinct Latin names for 16,465 units): what a name adds to the index is
+  // worked out once per distinct name, and units with the same name share its key strings.
+  const latinOf = memoize(latinForms);
+  const latinKeysOf = memoize(latinKeys);
+  const khmerKeysOf = memoize(khmerKeys);
+  const latinNames = units.map((u) => latinOf(u.name_latin));
+  const sortName = latinNames.map((forms) => compact(forms.words));
+  const ordered = units.map((_, i) => i).sort((a, b) => {
+    const ua = units[a]!;
+    const ub = units[b]!;
+    return LEVELS.indexOf(ua.level) - LEVELS.indexOf(ub.level)
+      || (sortName[a]! < sortName[b]! ? -1 : sortName[a]! > sortName[b]! ? 1 : 0)
+      || (ua.code < ub.code ? -1 : 1);
+  });
+  const byOrder = Int32Array.from(ordered);
+  const order = new Int32Array(units.length);
+  ordered.forEach((unit, position) => (order[unit] = position));
+
+  const latinExact = new MultiMap();
+  const keyExact = new MultiMap();
+  const khmerExact = new MultiMap();
+  const wordPostings = new MultiMap();
+  const compactNames = new MultiMap();
+  const latinPrefix = new SortedKeysBuilder();
+  const wordSuffix = new SortedKeysBuilder();
+  const keyPrefix = new SortedKeysBuilder();
+  const khmerPrefix = new SortedKeysBuilder();
+  const khmerInner = new SortedKeysBuilder();
+  const unitWordLists: string[][][] = units.map(() => []);
+
+  units.forEach((unit, u) => {
+    const ungegn = unit.name_ungegn ? latinOf(unit.name_ungegn) : undefined;
+    for (const forms of ungegn ? [latinNames[u]!, ungegn] : [latinNames[u]!]) {
+      const keys = latinKeysOf(forms);
+      for (const c of keys.exact) {
+        latinExact.add(c, u);
+        latinPrefix.push(c, u);
+      }
+      for (const suffix of keys.wordSuffixes) wordSuffix.push(suffix, u);
+      for (const key of keys.romanization) keyExact.add(key, u);
+      for (const key of keys.romanizationPrefixes) keyPrefix.push(key, u);
+      if (keys.typed !== undefined) latinPrefix.push(keys.typed, u);
+      unitWordLists[u]!.push(forms.core);
+      for (const word of forms.core) wordPostings.add(word, u);
+      if (keys.compactCore !== undefined) compactNames.add(keys.compactCore, u);
+    }
+    const khmer = khmerKeysOf(unit.name_km);
+    for (const form of khmer.exact) khmerExact.add(form, u);
+    for (const key of khmer.prefixes) khmerPrefix.push(key, u);
+    for (const key of khmer.inner) khmerInner.push(key, u);
+  });
+
+  const aliasExact = new MultiMap();
+  const aliasKey = new MultiMap();
+  const aliasPrefix = new SortedKeysBuilder();
+  for (const alias of aliases) {
+    const targets = alias.codes.map((code) => {
+      const u = indexOf.get(code);
+      if (u === undefined) throw new Error(`alias ${JSON.stringify(alias.alias)} points at unknown unit ${code}`);
+      return u;
+    });
+    const forms = hasKhmer(alias.alias)
+      ? distinct([normaliseKhmer(alias.alias), stripKhmerUnitWord(normaliseKhmer(alias.alias))]).map((f) => ({ text: f, key: null }))
+      : distinct([latinForms(alias.alias).words, latinForms(alias.alias).core]).map((f) => ({ text: compact(f), key: romanizationKey(f) }));
+    for (const { text, key } of forms) {
+      for (const u of targets) {
+        aliasExact.add(text, u);
+        aliasPrefix.push(text, u);
+        if (key) aliasKey.add(key, u);
+      }
+    }
+  }
+
+  const postal = new SortedKeysBuilder();
+  const postalOwner = new Map<string, number>();
+  units.forEach((unit, u) => {
+    postal.push(unit.postal_code, u);
+    if (unit.level !== 'village') postalOwner.set(unit.postal_code, u);
+  });
+  return {
+    order, byOrder, latinExact, keyExact, khmerExact, aliasExact, aliasKey, postalOwner, wordPostings, unitWordLists, compactNames,
+    latinPrefix: latinPrefix.build(),
+    latinWordSuffix: wordSuffix.build(),
+    keyPrefix: keyPrefix.build(),
+    khmerPrefix: khmerPrefix.build(),
+    khmerInner: khmerInner.build(),
+    aliasPrefix: aliasPrefix.build(),
+    postal: postal.build(),
+    typoWords: TypoIndex.of(wordPostings.keys()),
+    typoCompact: TypoIndex.of(compactNames.keys(), 1),
+  };
 }
 
 /** `fn` with its results remembered by argument (the build's per-name work; never used on queries). */

@@ -1,19 +1,7 @@
 /** Strings sorted once, each pointing at a unit, for prefix lookups by binary search: O(log n + matches). */
 export class SortedKeys {
-  private readonly keys: string[];
-  private readonly units: Int32Array;
-
-  /** Builds from parallel lists (a key and its unit at the same index): no pair arrays, which cost GC at start. */
-  constructor(keys: readonly string[], units: readonly number[]) {
-    const order = new Int32Array(keys.length).map((_, i) => i);
-    order.sort((a, b) => {
-      const ka = keys[a]!;
-      const kb = keys[b]!;
-      return ka < kb ? -1 : ka > kb ? 1 : units[a]! - units[b]!;
-    });
-    this.keys = Array.from(order, (i) => keys[i]!);
-    this.units = order.map((i) => units[i]!);
-  }
+  /** `keys` in ascending order, with the unit of each key at the same index (see SortedKeysBuilder). */
+  constructor(readonly keys: readonly string[], readonly units: Int32Array) {}
 
   /** Calls `visit` with the unit of every key that starts with `prefix`. */
   forPrefix(prefix: string, visit: (unit: number) => void): void {
@@ -28,10 +16,11 @@ export class SortedKeys {
   }
 }
 
-/** Collects key/unit pairs into the parallel lists SortedKeys takes. */
+/** Collects key/unit pairs, then sorts them into a SortedKeys. */
 export class SortedKeysBuilder {
-  readonly keys: string[] = [];
-  readonly units: number[] = [];
+  /** Parallel lists (a key and its unit at the same index): no pair arrays, which cost GC at start. */
+  private readonly keys: string[] = [];
+  private readonly units: number[] = [];
 
   push(key: string, unit: number): void {
     this.keys.push(key);
@@ -39,6 +28,13 @@ export class SortedKeysBuilder {
   }
 
   build(): SortedKeys {
-    return new SortedKeys(this.keys, this.units);
+    const { keys, units } = this;
+    const order = new Int32Array(keys.length).map((_, i) => i);
+    order.sort((a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      return ka < kb ? -1 : ka > kb ? 1 : units[a]! - units[b]!;
+    });
+    return new SortedKeys(Array.from(order, (i) => keys[i]!), order.map((i) => units[i]!));
   }
 }

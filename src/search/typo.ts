@@ -47,27 +47,58 @@ export function deletions(word: string, depth: number): Set<string> {
   return out;
 }
 
+/** 32-bit FNV-1a hash of a string's UTF-16 code units. */
+export function hash32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/** The first position in an ascending array whose value is at least `value`. */
+function lowerBound(sorted: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Words of a vocabulary within the typo budget of a query word. Each word is indexed by its deletions up to the
- * budget its own length would allow a query of similar length, so lookups are a few map gets.
+ * budget its own length would allow a query of similar length, so lookups are a few binary searches.
+ *
+ * A deletion is kept as its 32-bit hash, in a sorted typed array, not as a string in a Map: for the 130,000
+ * deletions of the gazetteer's words that is about 1 MB of heap instead of 11 MB. Two deletions may share a hash;
+ * that only adds a candidate, and every candidate is checked with editDistance.
  */
 export class TypoIndex {
-  /** Deletion -> the word, or words, it comes from (a bare string for the usual single word: less memory). */
-  private readonly byDeletion = new Map<string, string | string[]>();
+  /**
+   * `words`: the indexed words; `hashes`: the hash of every deletion of every word, ascending, and `wordAt` the
+   * position in `words` of the word it comes from (as `TypoIndex.of` builds them); `maxDepth` caps the edits indexed
+   * (and so the memory) below what the budget would allow.
+   */
+  constructor(readonly words: readonly string[], readonly hashes: Uint32Array, readonly wordAt: Int32Array, readonly maxDepth: number) {}
 
-  /** `maxDepth` caps the edits indexed (and so the memory) below what the budget would allow. */
-  constructor(vocabulary: Iterable<string>, private readonly maxDepth = 2) {
+  /** Indexes a vocabulary. */
+  static of(vocabulary: Iterable<string>, maxDepth = 2): TypoIndex {
+    const words: string[] = [];
+    const hashes: number[] = [];
+    const wordAt: number[] = [];
     for (const word of vocabulary) {
       // A word of length L can be the target of a query of length L+2 at most (two insertions).
       const depth = Math.min(typoBudget(word.length + 2), maxDepth);
       if (depth === 0) continue;
       for (const deleted of deletions(word, depth)) {
-        const found = this.byDeletion.get(deleted);
-        if (found === undefined) this.byDeletion.set(deleted, word);
-        else if (typeof found === 'string') this.byDeletion.set(deleted, [found, word]);
-        else found.push(word);
+        hashes.push(hash32(deleted));
+        wordAt.push(words.length);
       }
+      words.push(word);
     }
+    const order = new Int32Array(hashes.length).map((_, i) => i).sort((a, b) => hashes[a]! - hashes[b]! || wordAt[a]! - wordAt[b]!);
+    return new TypoIndex(words, Uint32Array.from(order, (i) => hashes[i]!), Int32Array.from(order, (i) => wordAt[i]!), maxDepth);
   }
 
   /** Vocabulary words within the query word's budget, the word itself excluded. */
@@ -76,9 +107,9 @@ export class TypoIndex {
     if (budget === 0) return [];
     const found = new Set<string>();
     for (const deleted of deletions(word, budget)) {
-      const entry = this.byDeletion.get(deleted);
-      if (entry === undefined) continue;
-      for (const candidate of typeof entry === 'string' ? [entry] : entry) {
+      const hash = hash32(deleted);
+      for (let i = lowerBound(this.hashes, hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
+        const candidate = this.words[this.wordAt[i]!]!;
         if (candidate !== word && !found.has(candidate) && editDistance(word, candidate, budget) <= budget) found.add(candidate);
       }
     }

@@ -1,0 +1,114 @@
+/**
+ * The search index's tables saved as JSON by `npm run build`, so that a start reads them (about 0.1 s) instead of
+ * building them (about 0.5 s, and several times their size in garbage for the collector).
+ *
+ * A snapshot carries a fingerprint of everything the tables are made from: the fields of the units that the index
+ * reads, the aliases, and the search engine's own code (this directory). A snapshot whose fingerprint differs, or that
+ * cannot be read, is ignored and the tables are built as before: it can make a start faster, never change a result.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Unit } from '../gazetteer/types.js';
+import type { Alias } from './aliases.js';
+import { type IndexTables, MultiMap } from './search-index.js';
+import { SortedKeys } from './sorted-keys.js';
+import { TypoIndex } from './typo.js';
+
+/** Beside the compiled code: dist/search-index.json (written by `npm run build`; never committed). */
+export const SNAPSHOT_PATH = fileURLToPath(new URL('../search-index.json', import.meta.url));
+
+const FORMAT = 1;
+const ENGINE_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+/** What the tables depend on, as one hash. */
+export function fingerprint(units: readonly Unit[], aliases: readonly Alias[]): string {
+  const hash = createHash('sha256').update(`kh-address search snapshot ${FORMAT}\n`);
+  for (const file of readdirSync(ENGINE_DIR).filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
+    hash.update(`${file}\n`).update(readFileSync(ENGINE_DIR + file));
+  }
+  hash.update(units.map((u) => [u.code, u.level, u.name_latin, u.name_ungegn ?? '', u.name_km, u.postal_code].join('\t')).join('\n'));
+  hash.update(JSON.stringify(aliases.map((a) => [a.alias, a.codes])));
+  return hash.digest('hex');
+}
+
+type Entries<V> = [string, V][];
+interface SortedJson { keys: string[]; units: number[] }
+interface TypoJson { maxDepth: number; words: string[]; hashes: number[]; wordAt: number[] }
+
+/** The tables as JSON values: maps as entry lists, typed arrays as arrays. */
+interface TablesJson {
+  order: number[];
+  byOrder: number[];
+  multi: Record<MultiName, Entries<number | number[]>>;
+  sorted: Record<SortedName, SortedJson>;
+  typo: Record<TypoName, TypoJson>;
+  postalOwner: Entries<number>;
+  unitWordLists: string[][][];
+}
+
+const MULTI = ['latinExact', 'keyExact', 'khmerExact', 'aliasExact', 'aliasKey', 'wordPostings', 'compactNames'] as const;
+const SORTED = ['latinPrefix', 'latinWordSuffix', 'keyPrefix', 'khmerPrefix', 'khmerInner', 'aliasPrefix', 'postal'] as const;
+const TYPO = ['typoWords', 'typoCompact'] as const;
+type MultiName = (typeof MULTI)[number];
+type SortedName = (typeof SORTED)[number];
+type TypoName = (typeof TYPO)[number];
+
+const pick = <N extends string, T, R>(names: readonly N[], from: (name: N) => T, map: (value: T) => R) =>
+  Object.fromEntries(names.map((name) => [name, map(from(name))])) as Record<N, R>;
+
+export function encodeTables(tables: IndexTables): TablesJson {
+  return {
+    order: Array.from(tables.order),
+    byOrder: Array.from(tables.byOrder),
+    multi: pick(MULTI, (name) => tables[name], (map) => map.entries()),
+    sorted: pick(SORTED, (name) => tables[name], (sorted) => ({ keys: [...sorted.keys], units: Array.from(sorted.units) })),
+    typo: pick(TYPO, (name) => tables[name], (typo) => ({ maxDepth: typo.maxDepth, words: [...typo.words], hashes: Array.from(typo.hashes), wordAt: Array.from(typo.wordAt) })),
+    postalOwner: [...tables.postalOwner],
+    unitWordLists: tables.unitWordLists,
+  };
+}
+
+export function decodeTables(json: TablesJson): IndexTables {
+  return {
+    order: Int32Array.from(json.order),
+    byOrder: Int32Array.from(json.byOrder),
+    ...pick(MULTI, (name) => json.multi[name], (entries) => new MultiMap(new Map(entries))),
+    ...pick(SORTED, (name) => json.sorted[name], ({ keys, units }) => new SortedKeys(keys, Int32Array.from(units))),
+    ...pick(TYPO, (name) => json.typo[name], (typo) => new TypoIndex(typo.words, Uint32Array.from(typo.hashes), Int32Array.from(typo.wordAt), typo.maxDepth)),
+    postalOwner: new Map(json.postalOwner),
+    unitWordLists: json.unitWordLists,
+  };
+}
+
+interface SnapshotFile {
+  format: number;
+  fingerprint: string;
+  tables: TablesJson;
+}
+
+export function writeSnapshot(path: string, units: readonly Unit[], aliases: readonly Alias[], tables: IndexTables): void {
+  const file: SnapshotFile = { format: FORMAT, fingerprint: fingerprint(units, aliases), tables: encodeTables(tables) };
+  writeFileSync(path, JSON.stringify(file));
+}
+
+/** Why a snapshot was not used, or its tables. */
+export type SnapshotRead = { tables: IndexTables } | { unusable: string };
+
+export function readSnapshot(path: string, units: readonly Unit[], aliases: readonly Alias[]): SnapshotRead {
+  let file: SnapshotFile;
+  try {
+    file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { unusable: code === 'ENOENT' ? 'no snapshot (npm run build writes it)' : `unreadable: ${(error as Error).message}` };
+  }
+  if (file?.format !== FORMAT || file.fingerprint !== fingerprint(units, aliases)) {
+    return { unusable: 'made from other data or code (npm run build writes a current one)' };
+  }
+  try {
+    return { tables: decodeTables(file.tables) };
+  } catch (error) {
+    return { unusable: `malformed: ${(error as Error).message}` };
+  }
+}
