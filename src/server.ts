@@ -1,5 +1,4 @@
 /** Starts kh-address: configuration from the environment, the dataset and search index, the key store, then listen. */
-import v8 from 'node:v8';
 import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { buildApp } from './http/app.js';
@@ -22,19 +21,7 @@ function printDevelopmentKey(key: string, port: number): void {
   ].join('\n'));
 }
 
-/**
- * After a full collection V8 lets the old generation grow up to 4x what survived before the next one. Start-up
- * collects once, with about 30 MB live, at the fast pace of loading: the next limit came out at about 120 MB, and
- * under load the process reached 240 MB before its first full collection (under load V8 then settles at about 1.4x).
- * So while starting, growth is capped at half, and V8's own heuristics take over once listening. Capping it for good
- * was worse: collections every 250 ms and twice the CPU per request. Measured in README, Performance. A
- * `--heap-growing-percent` given to node is left alone.
- */
-const STARTUP_HEAP_GROWING_PERCENT = 50;
-const tuneStartupHeap = !process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent'));
-
 async function main(): Promise<void> {
-  if (tuneStartupHeap) v8.setFlagsFromString(`--heap-growing-percent=${STARTUP_HEAP_GROWING_PERCENT}`);
   const config = loadConfig();
   const gazetteer = loadGazetteer();
   const loadedAt = performance.now();
@@ -79,7 +66,6 @@ async function main(): Promise<void> {
   process.once('SIGTERM', close);
   process.once('SIGINT', close);
   await app.listen({ port: config.port, host: config.host });
-  if (tuneStartupHeap) v8.setFlagsFromString('--heap-growing-percent=0'); // 0: V8's own heuristics
   if (config.devKey) {
     const key = await createDevelopmentKey(keys.store);
     const address = app.server.address();

@@ -7,7 +7,7 @@
  * cannot be read, is ignored and the tables are built as before: it can make a start faster, never change a result.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Unit } from '../gazetteer/types.js';
 import type { Alias } from './aliases.js';
@@ -89,7 +89,9 @@ interface SnapshotFile {
 
 export function writeSnapshot(path: string, units: readonly Unit[], aliases: readonly Alias[], tables: IndexTables): void {
   const file: SnapshotFile = { format: FORMAT, fingerprint: fingerprint(units, aliases), tables: encodeTables(tables) };
-  writeFileSync(path, JSON.stringify(file));
+  // Written aside then renamed: a server starting meanwhile reads the old file or the new one, never half of one.
+  writeFileSync(`${path}.tmp`, JSON.stringify(file));
+  renameSync(`${path}.tmp`, path);
 }
 
 /** Why a snapshot was not used, or its tables. */
