@@ -1,6 +1,6 @@
 /**
- * The search engine: indexes built once at start, then every query answered from maps and sorted arrays, never
- * by scanning all names.
+ * The search engine: tables built once (by `npm run build`, read back at start: see snapshot.ts), then every query
+ * answered from maps and sorted arrays, never by scanning all names.
  *
  * A query is read one of three ways:
  * - 2 to 6 digits (ASCII or Khmer, spaces ignored): a postal code or its prefix;
