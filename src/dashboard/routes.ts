@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
+import { parseOrigins } from '../keys/origins.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import type { Account, KeyStore } from '../keys/store.js';
@@ -169,7 +170,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const keyForm = { schema: { hide: true }, preHandler: [app.csrfProtection, requireAccount] };
   const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
-  app.get('/dashboard', keyAction, async (request, reply) => {
+  /** The dashboard page; `error` (with its status) when a form was refused. */
+  const showDashboard = async (request: FastifyRequest, reply: FastifyReply, error?: string) => {
     const ctx = await context(request, reply);
     const now = new Date();
     const keys = await store.listKeys({ ownerId: request.account!.id });
@@ -193,7 +195,32 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
         resetsOn: nextMonthStart(now).toISOString().slice(0, 10),
       };
     }));
-    return page(reply, dashboardPage(ctx, rows, options.operatorContact));
+    return page(reply, dashboardPage(ctx, rows, options.operatorContact, error), error ? 400 : 200);
+  };
+  app.get('/dashboard', keyAction, (request, reply) => showDashboard(request, reply));
+
+  /** The origins typed in a form (one per line, or separated by spaces or commas); a message when they are not usable. */
+  const formOrigins = (request: FastifyRequest) => {
+    const raw = text(form(request).origins).slice(0, 4200);
+    return parseOrigins(raw.split(/[\s,]+/).slice(0, 100));
+  };
+
+  app.post('/dashboard/browser-keys', keyForm, async (request, reply) => {
+    const name = text(form(request).name).trim().slice(0, 80) || null;
+    const parsed = formOrigins(request);
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
+    const { key, record } = await createKey(store, { plan: 'free', name, ownerId: request.account!.id, origins: parsed.origins });
+    return page(reply, keyShownPage(await context(request, reply), key, record, origin(request)), 201);
+  });
+
+  app.post('/dashboard/keys/:id/origins', keyForm, async (request, reply) => {
+    const key = await ownKey(request);
+    const parsed = formOrigins(request);
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
+    await store.setKeyOrigins(key.id, parsed.origins);
+    // This process applies the new origins at once; other replicas within KEY_CACHE_TTL_MS.
+    access.forgetCachedKeys();
+    return reply.redirect('/dashboard', 303);
   });
 
   app.post('/dashboard/keys', keyForm, async (request, reply) => {

@@ -21,6 +21,7 @@ export interface LimitState {
 export type Admission =
   | { outcome: 'missing' }
   | { outcome: 'invalid' }
+  | { outcome: 'origin_not_allowed'; key: KeyWithPlan; origin: string | undefined }
   | { outcome: 'quota_exceeded' | 'rate_limited'; key: KeyWithPlan; limits: LimitState; retryAfter: number }
   | { outcome: 'admitted'; key: KeyWithPlan; limits: LimitState };
 
@@ -32,8 +33,18 @@ export interface AccessControlOptions {
   now?: () => Date;
 }
 
+/** The origin of a request, asked only for browser keys (computing it costs a header parse). */
+export type OriginOf = () => string | undefined;
+
 const MISSING: Admission = { outcome: 'missing' };
 const INVALID: Admission = { outcome: 'invalid' };
+
+/** A browser key's refusal when the request's origin is not one of its origins; undefined when it is. */
+function checkOrigin(key: KeyWithPlan, originOf: OriginOf | undefined): Admission | undefined {
+  const origin = originOf?.();
+  if (origin !== undefined && key.allowedOrigins!.includes(origin)) return undefined;
+  return { outcome: 'origin_not_allowed', key, origin };
+}
 
 export class AccessControl {
   /**
@@ -66,8 +77,12 @@ export class AccessControl {
     return key;
   }
 
-  /** Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. */
-  admit(header: string | string[] | undefined): Admission | Promise<Admission> {
+  /**
+   * Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. A browser
+   * key is admitted only when `originOf()` (the request's Origin, or its Referer's) is one of the key's origins; a
+   * refusal is not counted.
+   */
+  admit(header: string | string[] | undefined, originOf?: OriginOf): Admission | Promise<Admission> {
     if (header === undefined || header === '') return MISSING;
     if (typeof header !== 'string') return INVALID;
     // Only well-formed keys are cached, so a hit needs no checksum (a hash) either.
@@ -75,16 +90,24 @@ export class AccessControl {
     if (cached && cached.expires > Date.now()) {
       if (!cached.key) return INVALID;
       const usagePeriod = this.meter.period();
+      if (cached.key.allowedOrigins !== null) {
+        const refused = checkOrigin(cached.key, originOf);
+        if (refused) return refused;
+      }
       if (this.meter.isLoaded(cached.key.id, usagePeriod)) return this.decide(cached.key, usagePeriod);
-      return this.admitSlowly(header, cached.key);
+      return this.admitSlowly(header, cached.key, originOf);
     }
     if (!isWellFormedKey(header)) return INVALID;
-    return this.admitSlowly(header, undefined);
+    return this.admitSlowly(header, undefined, originOf);
   }
 
-  private async admitSlowly(secret: string, known: KeyWithPlan | undefined): Promise<Admission> {
+  private async admitSlowly(secret: string, known: KeyWithPlan | undefined, originOf: OriginOf | undefined): Promise<Admission> {
     const key = known ?? (await this.fetchKey(secret));
     if (!key) return INVALID;
+    if (key.allowedOrigins !== null) {
+      const refused = checkOrigin(key, originOf);
+      if (refused) return refused;
+    }
     await this.meter.load(key.id);
     return this.decide(key);
   }

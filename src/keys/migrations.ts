@@ -98,4 +98,11 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX sessions_account ON sessions (account_id);`,
   },
+  {
+    version: 3,
+    name: 'browser keys: allowed origins',
+    // A JSON array of origins; NULL for a secret key.
+    sqlite: 'ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;',
+    postgres: 'ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;',
+  },
 ];

@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** A browser key's allowed origins (canonical `scheme://host[:port]`); null for a secret key. */
+  allowedOrigins: string[] | null;
 }
 
 /** A key found by its hash, with its plan's limits: what a request needs to be admitted. */
@@ -44,6 +46,8 @@ export interface NewKey {
   plan: string;
   ownerId?: string | null;
   createdAt: string;
+  /** For a browser key: the origins it is served to. Absent or null: a secret key. */
+  allowedOrigins?: string[] | null;
 }
 
 /** A developer's dashboard account. The email is stored lower-cased; the password only as an scrypt hash. */
@@ -92,6 +96,8 @@ export interface KeyStore {
   /** Throws StoreError('not_found') if the plan does not exist; false if the key does not. */
   setKeyPlan(id: string, plan: string): Promise<boolean>;
   renameKey(id: string, name: string | null): Promise<boolean>;
+  /** Replaces a browser key's allowed origins. False if there is no such browser key (secret keys have none). */
+  setKeyOrigins(id: string, origins: string[]): Promise<boolean>;
 
   /**
    * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given keys

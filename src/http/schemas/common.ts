@@ -8,7 +8,7 @@ import { Type, type TSchema } from 'typebox';
 /** Stable, machine-readable error codes. Clients branch on these, never on messages. */
 export const ERROR_CODES = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'forbidden', 'not_found', 'method_not_allowed',
   'not_acceptable', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded', 'rate_limited', 'request_header_too_large',
-  'internal_error', 'service_unavailable'] as const;
+  'internal_error', 'service_unavailable', 'origin_not_allowed'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const ErrorDetail = Type.Object({
@@ -53,6 +53,7 @@ export function errorResponses<T extends TSchema>(envelope: T) {
   return {
     400: { ...envelope, description: 'invalid_request: a parameter is malformed, out of range or unknown.' },
     401: { ...envelope, description: 'missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked.' },
+    403: { ...envelope, description: 'origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer.' },
     404: { ...envelope, description: 'not_found: no such unit.' },
     429: { ...envelope, description: 'quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); '
       + 'rate_limited: over the per-second limit (Retry-After: 1).' },
