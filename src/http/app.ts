@@ -19,6 +19,7 @@ import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { datasetRoutes } from './features/dataset/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
@@ -148,6 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(datasetRoutes, { gazetteer });
   });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
