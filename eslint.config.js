@@ -10,4 +10,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The picker is plain JavaScript for browsers.
+    files: ['packages/picker/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(['HTMLElement', 'URL', 'fetch', 'Option', 'CustomEvent', 'Event', 'FormData', 'setTimeout', 'clearTimeout',
+        'document', 'customElements', 'CSSStyleSheet'].map((name) => [name, 'readonly'])),
+    },
+  },
 );

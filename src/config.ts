@@ -1,5 +1,6 @@
 /** Typed configuration from the environment. Every variable is listed in the README. */
 import { DEFAULT_DATABASE_URL } from './keys/open-store.js';
+import { parseOrigins } from './keys/origins.js';
 
 export interface Config {
   /** TCP port to listen on. `PORT`, default 3000. */
@@ -28,6 +29,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Log every request and response. `LOG_REQUESTS` on|off, default off. */
   logRequests: boolean;
+  /** Make the widget demo's browser key at start. `DEMO_KEY` on|off, default on. */
+  demoKey: boolean;
+  /** Origins this service is reached at besides http://127.0.0.1:PORT and http://localhost:PORT (the demo key's). `PUBLIC_ORIGIN`, comma-separated. */
+  publicOrigins: string[];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -61,6 +66,14 @@ function metricsToken(env: NodeJS.ProcessEnv): string {
   return token;
 }
 
+function publicOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = (env.PUBLIC_ORIGIN ?? '').trim();
+  if (raw === '') return [];
+  const parsed = parseOrigins(raw.split(','));
+  if ('problem' in parsed) throw new ConfigError(`PUBLIC_ORIGIN must be comma-separated origins like https://api.example.com: ${parsed.problem}`);
+  return parsed.origins;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -84,5 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     logRequests: onOff(env, 'LOG_REQUESTS', false),
+    demoKey: onOff(env, 'DEMO_KEY', true),
+    publicOrigins: publicOrigins(env),
   };
 }

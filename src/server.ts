@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { buildApp } from './http/app.js';
+import { ensureDemoKey } from './keys/demo-key.js';
 import { createDevelopmentKey, openKeys } from './keys/keys.js';
 import { loadSearchIndex } from './search/load.js';
 
@@ -29,7 +30,9 @@ async function main(): Promise<void> {
   const indexedAt = performance.now();
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
+  let demoKey: string | undefined;
   const app = await buildApp({
+    widget: { demoKey: () => demoKey },
     gazetteer, search, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
     dashboard: { operatorContact: config.operatorContact },
     metricsToken: config.metricsToken,
@@ -70,6 +73,13 @@ async function main(): Promise<void> {
     const key = await createDevelopmentKey(keys.store);
     const address = app.server.address();
     if (key) printDevelopmentKey(key, typeof address === 'object' && address ? address.port : config.port);
+  }
+  if (config.demoKey) {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const origins = [...new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, ...config.publicOrigins])];
+    demoKey = (await ensureDemoKey(keys.store, origins)).key;
+    app.log.info({ origins }, 'widget demo key ready: /widget/demo');
   }
 }
 

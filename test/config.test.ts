@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({}), {
       port: 3000, host: '127.0.0.1', logLevel: 'info', databaseUrl: 'sqlite:./var/kh-address.db', usageFlushMs: 1000,
       keyCacheTtlMs: 10_000, devKey: true, operatorContact: '', trustProxy: false, metricsToken: '', maxEventLoopDelayMs: 1000,
-      shutdownTimeoutMs: 10_000, logRequests: false,
+      shutdownTimeoutMs: 10_000, logRequests: false, demoKey: true, publicOrigins: [],
     });
   });
 
@@ -16,10 +16,11 @@ describe('loadConfig', () => {
       PORT: '8080', HOST: '0.0.0.0', LOG_LEVEL: 'warn', DATABASE_URL: 'postgres://u@db:5432/kh', USAGE_FLUSH_MS: '250',
       KEY_CACHE_TTL_MS: '0', DEV_KEY: 'off', OPERATOR_CONTACT: ' api@example.org ', TRUST_PROXY: 'on',
       METRICS_TOKEN: 'a-long-enough-token', MAX_EVENT_LOOP_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '5000', LOG_REQUESTS: 'on',
+      DEMO_KEY: 'off', PUBLIC_ORIGIN: 'https://API.example.org/, https://kh.example.org:8443',
     }), {
       port: 8080, host: '0.0.0.0', logLevel: 'warn', databaseUrl: 'postgres://u@db:5432/kh', usageFlushMs: 250, keyCacheTtlMs: 0,
       devKey: false, operatorContact: 'api@example.org', trustProxy: true, metricsToken: 'a-long-enough-token', maxEventLoopDelayMs: 0,
-      shutdownTimeoutMs: 5000, logRequests: true,
+      shutdownTimeoutMs: 5000, logRequests: true, demoKey: false, publicOrigins: ['https://api.example.org', 'https://kh.example.org:8443'],
     });
   });
 
@@ -33,6 +34,8 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ DEV_KEY: 'maybe' }), /DEV_KEY must be on or off/);
     assert.throws(() => loadConfig({ TRUST_PROXY: 'sometimes' }), /TRUST_PROXY must be on or off/);
     assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be 16 to 200/);
+    assert.throws(() => loadConfig({ DEMO_KEY: 'sure' }), /DEMO_KEY must be on or off/);
+    assert.throws(() => loadConfig({ PUBLIC_ORIGIN: 'api.example.org' }), /PUBLIC_ORIGIN must be comma-separated origins/);
     assert.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '10' }), /SHUTDOWN_TIMEOUT_MS must be an integer from 100/);
   });
 });

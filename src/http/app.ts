@@ -20,6 +20,7 @@ import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
 import { datasetRoutes } from './features/dataset/routes.js';
+import { widgetRoutes } from './features/widget/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** Log every request and response (pino, with the correlation id). Off by default: it costs throughput. */
   logRequests?: boolean;
+  /** The picker's demo page: the browser key it shows (made at start for the service's own origins), if any. */
+  widget?: { demoKey: () => string | undefined };
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -151,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(v1SearchRoutes, { search, payloads });
     await data.register(datasetRoutes, { gazetteer });
   });
+  await app.register(widgetRoutes, { demoKey: options.widget?.demoKey ?? (() => undefined) });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
   }
