@@ -188,9 +188,10 @@ export class KhAddressPicker extends HTMLElement {
       const unit = this._selection[level];
       if (!unit) continue;
       const type = unitType(level, unit.code);
-      km.push(`${type.km}${unit.name_km}`);
+      // Some names already start with their unit word (ភូមិថ្មី, Phum Thmei): not twice.
+      km.push(unit.name_km.startsWith(type.km) ? unit.name_km : `${type.km}${unit.name_km}`);
       if (level === 'province') en.push(unit.code === PHNOM_PENH ? unit.name_en : `${unit.name_en} Province`);
-      else en.push(`${type.latin} ${unit.name_en}`);
+      else en.push(unit.name_en.startsWith(`${type.latin} `) ? unit.name_en : `${type.latin} ${unit.name_en}`);
     }
     const postal = this.postalCode;
     return {

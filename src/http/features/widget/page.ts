@@ -116,7 +116,7 @@ export function demoPage({ lang, nonce, scriptPath, origin, demoKey }: DemoPage)
 <h2 id="search-title">${t.search}</h2>
 <form id="search-form" method="get" action="/widget/demo/submitted" aria-labelledby="search-title">
   <input type="hidden" name="lang" value="${lang}">
-  <kh-address-picker id="search-picker" mode="search" api-key="${key}" lang="${lang}" required
+  <kh-address-picker id="search-picker" mode="search" levels="province district commune" api-key="${key}" lang="${lang}" required
     name-village="village" name-commune="commune" name-district="district" name-province="province" name-postal-code="postcode"></kh-address-picker>
   <div><button type="submit">${t.submit}</button><button type="reset">${t.reset}</button></div>
 </form>
