@@ -14,11 +14,12 @@ export interface DashboardApp {
   close(): Promise<void>;
 }
 
-export async function dashboardApp(options: { trustProxy?: boolean } = {}): Promise<DashboardApp> {
-  const { store, close } = await freshStore('sqlite');
+export async function dashboardApp(options: { trustProxy?: boolean; store?: 'sqlite' | 'postgres'; operatorContact?: string } = {}): Promise<DashboardApp> {
+  const { store, close } = await freshStore(options.store ?? 'sqlite');
   const meter = new UsageMeter(store, { flushIntervalMs: 60_000 });
   const access = new AccessControl(store, meter, { keyCacheTtlMs: 10_000 });
-  const app = await buildApp({ ...appOptions(), access, store, dashboard: { operatorContact: 'api@example.org' }, trustProxy: options.trustProxy });
+  const dashboard = { operatorContact: options.operatorContact ?? 'api@example.org' };
+  const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy });
   return { app, store, access, close: async () => { await app.close(); await meter.stop(); await close(); } };
 }
 
