@@ -87,7 +87,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
 <body>
 <header>
   <a class="brand" href="/">kh-address</a>
-  <nav aria-label="Main">
+  <nav aria-label="${t.mainNav}">
     <a href="/docs">${t.docs}</a>
     <a href="${switchLanguage(ctx)}" lang="${ctx.lang === 'km' ? 'en' : 'km'}">${t.language}</a>
     ${ctx.email
