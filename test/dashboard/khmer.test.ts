@@ -73,8 +73,8 @@ describe('Khmer pages', () => {
     pages.unsupported = (await d.app.inject({ method: 'POST', url: '/signin', headers: { cookie: 'kh_lang=km', 'content-type': 'application/json' }, payload: '{}' })).body;
     for (let i = 0; i < 6; i++) await visitor.get('/?q=Kampot');
     pages.limited = (await visitor.get('/?q=Kampot')).body;
-    assert.match(pages.results, /បាត់ដំបង/);
-    assert.match(pages.limited, /ព្យាយាមច្រើនដងពេក/);
+    assert.match(pages.results!, /បាត់ដំបង/);
+    assert.match(pages.limited!, /ព្យាយាមច្រើនដងពេក/);
     for (const [name, page] of Object.entries(pages)) {
       assert.match(page, /<html lang="km">/, name);
       assert.deepEqual(englishIn(page), [], name);
@@ -90,7 +90,7 @@ describe('Khmer pages', () => {
     pages.usedJustNow = (await client.get('/dashboard')).body;
     await d.access.meter.flush();
     pages.used = (await client.get('/dashboard')).body;
-    const id = /data-key-id="(key_\w+)"/.exec(pages.used)![1]!;
+    const id = /data-key-id="(key_\w+)"/.exec(pages.used!)![1]!;
     pages.rotate = (await client.get(`/dashboard/keys/${id}/rotate`)).body;
     pages.revoke = (await client.get(`/dashboard/keys/${id}/revoke`)).body;
     pages.badName = (await client.post('/dashboard/keys', { name: 'x\u0000' })).body;
@@ -99,10 +99,10 @@ describe('Khmer pages', () => {
     await client.get(`/dashboard/keys/${id}/revoke`);
     await client.post(`/dashboard/keys/${id}/revoke`, {});
     pages.revoked = (await client.get('/dashboard')).body;
-    assert.match(pages.revoke, /ដកហូត/);
-    assert.doesNotMatch(pages.revoke, /<button[^>]*>បោះបង់/, 'Revoke is not a word for Cancel');
-    assert.match(pages.used, /class="y-max"[^>]*>១</);
-    assert.match(pages.usedJustNow, /ក្នុងរយៈពេលប៉ុន្មានវិនាទីចុងក្រោយនេះ/);
+    assert.match(pages.revoke!, /ដកហូត/);
+    assert.doesNotMatch(pages.revoke!, /<button[^>]*>បោះបង់/, 'Revoke is not a word for Cancel');
+    assert.match(pages.used!, /class="y-max"[^>]*>១</);
+    assert.match(pages.usedJustNow!, /ក្នុងរយៈពេលប៉ុន្មានវិនាទីចុងក្រោយនេះ/);
     for (const [name, page] of Object.entries(pages)) {
       assert.match(page, /<html lang="km">/, name);
       assert.deepEqual(englishIn(page), [], name);
