@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { buildApp } from './http/app.js';
 import { createDevelopmentKey, openKeys } from './keys/keys.js';
+import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
 
 function printDevelopmentKey(key: string, port: number): void {
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error);
+  // A mistake the operator can fix is one clear line (no stack trace); anything else is a bug, shown whole.
+  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error instanceof StoreOpenError ? `key store: ${error.message}` : error);
   process.exitCode = 1;
 });
