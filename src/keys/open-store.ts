@@ -9,8 +9,8 @@ export const DEFAULT_DATABASE_URL = 'sqlite:./var/kh-address.db';
  * and what to do, for a person to read without a stack trace.
  */
 export class StoreOpenError extends Error {
-  constructor(message: string, readonly cause: unknown) {
-    super(message);
+  constructor(message: string, cause: unknown) {
+    super(message, { cause });
   }
 }
 
