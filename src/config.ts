@@ -14,6 +14,15 @@ export interface Config {
   usageFlushMs: number;
   /** How long a key lookup is trusted before asking the store again. `KEY_CACHE_TTL_MS`, default 10000. */
   keyCacheTtlMs: number;
+  /**
+   * While the key store is unreachable, how long after the store last confirmed it a cached key keeps working.
+   * `KEY_STALE_MS`, default 600000 (10 minutes); 0: not at all beyond KEY_CACHE_TTL_MS.
+   */
+  keyStaleMs: number;
+  /** The longest any one store query may take before it is abandoned (503). `STORE_TIMEOUT_MS`, default 5000. */
+  storeTimeoutMs: number;
+  /** Live (not revoked) keys one dashboard account may have. `MAX_KEYS_PER_ACCOUNT`, default 10. */
+  maxKeysPerAccount: number;
   /** Print a development key at first start when the store has none. `DEV_KEY` on|off, default on. */
   devKey: boolean;
   /** Where developers ask for a higher plan (shown on the dashboard). `OPERATOR_CONTACT`, default none. */
@@ -100,6 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 1000, 50, 60_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
+    keyStaleMs: integer(env, 'KEY_STALE_MS', 600_000, 0, 86_400_000),
+    storeTimeoutMs: integer(env, 'STORE_TIMEOUT_MS', 5000, 100, 60_000),
+    maxKeysPerAccount: integer(env, 'MAX_KEYS_PER_ACCOUNT', 10, 1, 10_000),
     devKey: onOff(env, 'DEV_KEY', true),
     operatorContact: (env.OPERATOR_CONTACT ?? '').trim(),
     trustProxy: trustProxy(env),

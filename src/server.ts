@@ -54,13 +54,16 @@ async function main(): Promise<void> {
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      // Whatever was counted and not written is lost now: say how much, for the operator's records.
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs, unwrittenRequests: keys.meter.unflushed },
+        `shutdown took too long; exiting with ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     try {
       await app.close();
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown did not complete cleanly');
+      app.log.error({ err: error, unwrittenRequests: keys.meter.unflushed },
+        `shutdown did not complete cleanly; ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exitCode = 1;
     }
   };

@@ -13,11 +13,13 @@ import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
-import type { Account, KeyStore } from '../keys/store.js';
+import { type Account, isStoreUnavailable, type KeyStore, StoreUnavailableError } from '../keys/store.js';
+import { RETRY_AFTER_SECONDS } from '../http/errors.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { Accounts, SESSION_DAYS, type SignUpProblem } from './accounts.js';
 import { dailyChart, lastDays } from './chart.js';
 import { type Lang, messages } from './i18n.js';
+import { serviceMessages } from './service-messages.js';
 import { confirmPage, credentialsPage, dashboardPage, keyShownPage, landingPage, messagePage, type PageContext } from './pages.js';
 
 export interface DashboardOptions {
@@ -30,12 +32,16 @@ export interface DashboardOptions {
 }
 
 const SESSION_COOKIE = 'kh_session';
+/** Key changes (create, rename, rotate, revoke) an account may make per minute, in each server process. */
+const KEY_ACTIONS_PER_MINUTE = 10;
 const LANG_COOKIE = 'kh_lang';
 const HTML = 'text/html; charset=utf-8';
 
 declare module 'fastify' {
   interface FastifyRequest {
     account?: Account;
+    /** The store could not say whose session this is (an outage): public pages show signed out, the rest 503. */
+    sessionUnknown?: boolean;
   }
 }
 
@@ -56,6 +62,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   await app.register(formbody, { bodyLimit: 16 * 1024 });
   await app.register(csrf, { cookieOpts: { httpOnly: true, sameSite: 'lax', path: '/', signed: false } });
   app.decorateRequest('account', undefined);
+  app.decorateRequest('sessionUnknown', false);
+  /** Key changes per account per minute: each costs store writes and, on rotate or revoke, a cache eviction. */
+  const keyActionLimiter = new RateLimiter(60_000);
 
   const secure = (request: FastifyRequest) => request.protocol === 'https';
 
@@ -80,18 +89,42 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const page = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type(HTML).header('cache-control', 'no-store').send(body);
 
   app.addHook('onRequest', async (request) => {
-    request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    try {
+      request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      // Public pages still work (signed out); pages that need the account answer 503 (requireAccount).
+      request.log.warn({ err: error }, 'session lookup failed: the key store is unavailable');
+      request.sessionUnknown = true;
+    }
   });
 
   const requireAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.sessionUnknown) throw new StoreUnavailableError('the session could not be looked up');
     if (!request.account) return reply.redirect('/signin', 303);
+  };
+
+  /** At most KEY_ACTIONS_PER_MINUTE key changes per account (checked and taken before any store call). */
+  const limitKeyActions = async (request: FastifyRequest, reply: FastifyReply) => {
+    const decision = keyActionLimiter.take(request.account!.id, KEY_ACTIONS_PER_MINUTE);
+    if (decision.allowed) return;
+    const ctx = await context(request, reply);
+    reply.header('retry-after', String(decision.resetSeconds));
+    return page(reply, messagePage(ctx, '429', serviceMessages(ctx.lang).tooManyKeyActions), 429);
   };
 
   // Pages of this scope answer errors as pages, not JSON; a missing or stale CSRF token is a 403.
   app.setErrorHandler(async (error, request, reply) => {
+    const ctx = await context(request, reply);
+    if ((error as { statusCode?: number }).statusCode === undefined && isStoreUnavailable(error)) {
+      // An outage of the store (down, stalled, dropped, refusing): say so, in the page's language, and when to retry.
+      request.log.warn({ err: error }, 'dashboard request failed: the key store is unavailable');
+      const t = serviceMessages(ctx.lang);
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return page(reply, messagePage(ctx, t.storeDownTitle, t.storeDown), 503);
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error }, 'dashboard request failed');
-    const ctx = await context(request, reply);
     const t = messages(ctx.lang);
     const text = status === 403 ? t.forbidden : status < 500 ? (error as Error).message : 'Something went wrong on our side.';
     return page(reply, messagePage(ctx, String(status), text), status);
@@ -166,7 +199,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   };
   const keyAction = { schema: { hide: true }, preHandler: requireAccount };
   // The CSRF check needs the parsed form: preHandler, not onRequest.
-  const keyForm = { schema: { hide: true }, preHandler: [app.csrfProtection, requireAccount] };
+  const keyForm = { schema: { hide: true }, preHandler: [app.csrfProtection, requireAccount, limitKeyActions] };
   const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   app.get('/dashboard', keyAction, async (request, reply) => {
@@ -218,14 +251,15 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
 
   app.post('/dashboard/keys/:id/rotate', keyForm, async (request, reply) => {
     const { key, record } = await rotateKey(store, (await ownKey(request)).id);
-    access.forgetCachedKeys();
+    access.forgetKey(record.id);
     return page(reply, keyShownPage(await context(request, reply), key, record, origin(request)));
   });
 
   app.post('/dashboard/keys/:id/revoke', keyForm, async (request, reply) => {
-    await store.revokeKey((await ownKey(request)).id, new Date().toISOString());
+    const { id } = await ownKey(request);
+    await store.revokeKey(id, new Date().toISOString());
     // This process refuses the key at once; other replicas within KEY_CACHE_TTL_MS.
-    access.forgetCachedKeys();
+    access.forgetKey(id);
     return reply.redirect('/dashboard', 303);
   });
 }

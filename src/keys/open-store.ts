@@ -60,9 +60,9 @@ function postgresProblem(databaseUrl: string, error: unknown): string {
 /**
  * The store a DATABASE_URL names: `sqlite:<path>` (relative to the working directory; `sqlite::memory:` for a
  * private in-memory one) or `postgres://...` / `postgresql://...`. Migrations are applied before it is returned.
- * Failing to open it throws a StoreOpenError that says what to do.
+ * Failing to open it throws a StoreOpenError that says what to do. `timeoutMs` bounds each PostgreSQL query.
  */
-export async function openStore(databaseUrl: string = DEFAULT_DATABASE_URL): Promise<KeyStore> {
+export async function openStore(databaseUrl: string = DEFAULT_DATABASE_URL, { timeoutMs }: { timeoutMs?: number } = {}): Promise<KeyStore> {
   let store: KeyStore | undefined;
   let problem: (error: unknown) => string;
   if (databaseUrl.startsWith('sqlite:')) {
@@ -81,7 +81,7 @@ export async function openStore(databaseUrl: string = DEFAULT_DATABASE_URL): Pro
     } else {
       // Loaded only when used: `pg` adds about 45 ms to every start otherwise (measured).
       const { PostgresStore } = await import('./postgres-store.js');
-      store = new PostgresStore(databaseUrl);
+      store = new PostgresStore(databaseUrl, { timeoutMs });
     }
     await store.migrate();
   } catch (error) {
