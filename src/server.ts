@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { buildApp } from './http/app.js';
 import { createDevelopmentKey, openKeys } from './keys/keys.js';
+import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
 
 function printDevelopmentKey(key: string, port: number): void {
@@ -53,13 +54,16 @@ async function main(): Promise<void> {
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      // Whatever was counted and not written is lost now: say how much, for the operator's records.
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs, unwrittenRequests: keys.meter.unflushed },
+        `shutdown took too long; exiting with ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     try {
       await app.close();
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown did not complete cleanly');
+      app.log.error({ err: error, unwrittenRequests: keys.meter.unflushed },
+        `shutdown did not complete cleanly; ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exitCode = 1;
     }
   };
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error);
+  // A mistake the operator can fix is one clear line (no stack trace); anything else is a bug, shown whole.
+  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error instanceof StoreOpenError ? `key store: ${error.message}` : error);
   process.exitCode = 1;
 });

@@ -40,8 +40,11 @@ export interface AppOptions {
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
   dashboard?: { operatorContact: string };
-  /** Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS). */
-  trustProxy?: boolean;
+  /**
+   * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
+   * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).
+   */
+  trustProxy?: boolean | number | string[];
   /** Serve Prometheus metrics at /metrics to this bearer token; empty or absent: no /metrics. */
   metricsToken?: string;
   /** Shed load (503) while the event loop lags more than this; 0 turns it off. Default 1000 ms. */
@@ -50,6 +53,16 @@ export interface AppOptions {
   logRequests?: boolean;
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Fastify's `trustProxy`, except that a hop count is honoured: Fastify 5 turns a number into "trust nothing" (a hop
+ * count cannot tell the proxy from a client that reached the server directly), which would make `TRUST_PROXY=on`
+ * useless. Hop 0 is the socket's peer: trusting `hops` hops believes the address the last of them saw.
+ */
+function trustProxyOption(trust: AppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust ?? false;
+  return trust > 0 ? (_address, hop) => hop < trust : false;
 }
 
 /** Headers a browser client may read across origins. */
@@ -65,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxyOption(options.trustProxy),
     // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
     requestTimeout: 30_000,
     // Logging every request costs throughput (measured: see the README's Performance section): by default failures
