@@ -163,6 +163,11 @@ export class Gazetteer {
     return this.past.retired(code);
   }
 
+  /** The retired code whose UUID this was, if any (a retired unit's id keeps meaning its code). */
+  retiredCodeOfId(id: string): string | undefined {
+    return this.past.retiredCodeOfId(id);
+  }
+
   /** Today's codes that replaced a retired code; empty for a current or unknown code. */
   successorsOf(retiredCode: string): string[] {
     return this.past.successorsOf(retiredCode);

@@ -3,6 +3,7 @@
  * successors, former codes, former parents and former names. Pure: no I/O, no HTTP.
  */
 import type { History, RetiredCode, Unit, UnitEvent } from './types.js';
+import { unitId } from './uuid.js';
 
 /** A name a unit (or a code it replaced) had before; `code` is today's unit. */
 export interface FormerName {
@@ -29,6 +30,8 @@ const byLengthThenCode = (a: string, b: string) => b.length - a.length || (a < b
 export class HistoryIndex {
   private readonly eventsByCode = new Map<string, UnitEvent[]>();
   private readonly retiredByCode = new Map<string, RetiredCode>();
+  /** The UUID a retired code had (ids derive from codes, so a retired code's id is known). */
+  private readonly retiredById = new Map<string, string>();
   /** Today's code -> the codes it replaced (directly). */
   private readonly predecessorsOf = new Map<string, string[]>();
   private readonly namesByKey = new Map<string, FormerName[]>();
@@ -49,7 +52,10 @@ export class HistoryIndex {
         this.predecessorsOf.set(e.code, preds);
       }
     }
-    for (const r of history.retired) this.retiredByCode.set(r.code, r);
+    for (const r of history.retired) {
+      this.retiredByCode.set(r.code, r);
+      this.retiredById.set(unitId(r.code), r.code);
+    }
     // Retired codes replaced by a split or a same-name unit are former codes of their successors too.
     for (const r of history.retired) {
       for (const s of r.successors) {
@@ -110,6 +116,12 @@ export class HistoryIndex {
 
   retired(code: string): RetiredCode | undefined {
     return this.unitOf(code) ? undefined : this.retiredByCode.get(code);
+  }
+
+  /** The retired code whose id this was (ids are UUIDv5 of the code, so a retired unit's id is still known). */
+  retiredCodeOfId(id: string): string | undefined {
+    const code = this.retiredById.get(id.toLowerCase());
+    return code !== undefined && this.isRetired(code) ? code : undefined;
   }
 
   /** Today's units that replaced a retired code (following every recode); empty for a current or unknown code. */
