@@ -26,6 +26,7 @@ import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
 import { IdentifierError } from './schemas/common.js';
+import { historyRoutes } from './features/history/routes.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(historyRoutes, { gazetteer, payloads });
   });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
