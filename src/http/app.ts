@@ -18,6 +18,7 @@ import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
+import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
 import { geoRoutes } from './features/geo/routes.js';
@@ -87,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { refuseUnroutedWrite } = registerErrorHandling(app);
+  registerIntegerParams(app);
   const cors = corsStep({ exposedHeaders: EXPOSED_HEADERS });
   // What every request needs, in one hook rather than one per concern (each hook costs throughput): the correlation
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
