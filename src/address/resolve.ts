@@ -18,7 +18,7 @@ import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../gazetteer/types.js';
 import { LEVELS } from '../gazetteer/types.js';
 import { clusterStarts } from '../search/khmer.js';
-import { compact, normaliseNumbers, romanizationKey } from '../search/latin.js';
+import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { typoBudget } from '../search/typo.js';
 import { type AddressParts, findParts } from './parts.js';
@@ -100,6 +100,8 @@ export function checkAddressInput(raw: string): string {
 }
 
 const BASE: Record<MatchHow, number> = { exact: 1, alias: 0.95, former: 0.9, variant: 0.9, postal_code: 1, typo: 0.7 };
+/** A loose variant (looseKey) counts a little less than a romanization variant. */
+const LOOSE = 0.9;
 const HINT_AGREES = 1.3;
 const HINT_DISAGREES = 0.6;
 /** A partial reading (the span starts or ends inside a word of the input) counts for less. */
@@ -146,6 +148,8 @@ export class AddressResolver {
   private readonly indexOf = new Map<string, number>();
   private readonly parent: Int32Array;
   private readonly formerParentsOf: (code: string) => readonly string[];
+  /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
+  private readonly loose = new Map<string, number[]>();
 
   constructor(private readonly gazetteer: Gazetteer, search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
@@ -155,6 +159,18 @@ export class AddressResolver {
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
     const fromGazetteer = (gazetteer as unknown as { formerParentsOf?: (code: string) => readonly string[] }).formerParentsOf;
     this.formerParentsOf = options.formerParentsOf ?? (fromGazetteer ? fromGazetteer.bind(gazetteer) : () => []);
+    this.units.forEach((unit, u) => {
+      for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
+        const { words, core } = latinForms(name);
+        for (const form of core.length === words.length ? [words] : [words, core]) {
+          const key = looseKey(form);
+          if (key.length < 4) continue;
+          const list = this.loose.get(key);
+          if (!list) this.loose.set(key, [u]);
+          else if (list.at(-1) !== u) list.push(u);
+        }
+      }
+    });
   }
 
   /** Resolves one address; throws AddressInputError for input that is not an address (see checkAddressInput). */
@@ -260,6 +276,11 @@ export class AddressResolver {
           const key = romanizationKey(folded);
           push(this.tables.keyExact.get(key), 'variant');
           push(this.tables.aliasKey.get(key), 'alias');
+          if (!found) {
+            const before = out.length;
+            push(this.loose.get(looseKey(folded)), 'variant');
+            for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
+          }
         }
         if (found) for (let k = a; k < b; k++) explained[k] = 1;
         else if (b - a <= 4) typoSpans.push([a, b]);
@@ -273,12 +294,22 @@ export class AddressResolver {
       const span = words.slice(a, b).filter((w) => w.unit === null && !w.filler);
       if (span.length === 0) continue;
       const folded = normaliseNumbers(span.map((w) => w.word));
-      const options = folded.map((w) => [w, ...near(w)]);
-      const fuzzy = options.findIndex((o) => o.length > 1);
-      if (fuzzy < 0) continue;
       const hint = this.latinHint(words, a, b);
       const chars = compact(folded).length;
       const seen = new Set<number>();
+      // Written together or with a letter wrong across words ("Phno Penh", "Phhom Penh"): the compact name.
+      if (chars >= 6 && !/\d/.test(compact(folded))) {
+        for (const near of this.tables.typoCompact.near(compact(folded))) {
+          for (const u of this.tables.compactNames.get(near) ?? []) {
+            if (seen.has(u)) continue;
+            seen.add(u);
+            out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
+          }
+        }
+      }
+      const options = folded.map((w) => [w, ...near(w)]);
+      const fuzzy = options.findIndex((o) => o.length > 1);
+      if (fuzzy < 0) continue;
       for (const candidateWord of options[fuzzy]!) {
         for (const u of this.tables.wordPostings.get(candidateWord) ?? []) {
           if (seen.has(u)) continue;
@@ -548,6 +579,18 @@ export class AddressResolver {
 /** English unit words that follow the name (Kampot Province, Chamkar Mon District, Siem Reap City). */
 const TRAILING = new Set(['province', 'district', 'commune', 'village', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
   'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum']);
+
+/**
+ * A looser romanization key for anglicised spellings the index's key keeps apart: an r after a vowel and before a
+ * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
+ * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
+ */
+export function looseKey(words: readonly string[]): string {
+  const kept = words.length > 1 ? words.filter((w) => w !== 'khang') : words;
+  return romanizationKey(kept.map((w) => w.replace(/ck/g, 'k')))
+    .replace(/ar(?=[^a]|$)/g, 'a')
+    .replace(/nk(?=[^a]|$)/g, 'n');
+}
 
 function overlaps(a: Mention, b: Mention): boolean {
   return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end;

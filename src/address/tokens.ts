@@ -22,7 +22,7 @@ const KHMER_ABBREVIATIONS: Record<string, Level> = {
 /** Latin unit words (folded), with the level they announce and whether they come before the name. */
 export const LATIN_UNIT_WORDS: Record<string, Level> = {
   phum: 'village', phoum: 'village', phoom: 'village', ph: 'village', village: 'village', vil: 'village',
-  khum: 'commune', khom: 'commune', commune: 'commune', sangkat: 'commune', sangkath: 'commune', sk: 'commune', quarter: 'commune',
+  khum: 'commune', khom: 'commune', commune: 'commune', sangkat: 'commune', sangkath: 'commune', sankat: 'commune', songkat: 'commune', sngkat: 'commune', sk: 'commune', quarter: 'commune',
   srok: 'district', district: 'district', dist: 'district', khan: 'district', kh: 'district', krong: 'district', kr: 'district',
   city: 'district', municipality: 'district', town: 'district',
   khet: 'province', khaet: 'province', khett: 'province', province: 'province', prov: 'province', capital: 'province',
@@ -99,7 +99,9 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
         i = j + 2;
         continue;
       }
-      for (const word of foldWords(text.slice(i, j))) {
+      for (const folded of foldWords(text.slice(i, j))) {
+        // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
+        const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
         latin.push({ word, start: i, end: j, unit: LATIN_UNIT_WORDS[word] ?? null, filler: LATIN_FILLER.has(word), segment });
       }
       i = j;
