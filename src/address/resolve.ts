@@ -21,6 +21,7 @@ import { clusterStarts } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { typoBudget } from '../search/typo.js';
+import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
 import { LATIN_UNIT_WORDS, type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
@@ -70,6 +71,8 @@ export interface Candidate {
   unmatched: string[];
   matched: MatchedSpan[];
   warnings: Warning[];
+  /** The canonical address in Khmer and in Latin script. */
+  formatted: FormattedAddress;
   /** Internal: the reading's score (for ranking and tests). */
   score: number;
 }
@@ -151,7 +154,7 @@ export class AddressResolver {
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose = new Map<string, number[]>();
 
-  constructor(private readonly gazetteer: Gazetteer, search: SearchIndex, options: ResolverOptions = {}) {
+  constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
     this.tables = search.tables;
     if (this.tables.order.length !== this.units.length) throw new Error('the search index is for other units');
@@ -534,7 +537,8 @@ export class AddressResolver {
       levels: reading.mentions.length,
       warnings: warnings.map((w) => w.code),
     });
-    return { unit, chain, confidence, parts: context.parts, unmatched, matched, warnings, score: reading.score };
+    const formatted = formatAddress(chain, context.parts);
+    return { unit, chain, confidence, parts: context.parts, unmatched, matched, warnings, formatted, score: reading.score };
   }
 
   /** Name characters the reading explains, and the pieces of the input nothing explained. */

@@ -24,12 +24,16 @@ import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
+import { resolveRoutes } from './features/resolve/routes.js';
+import { AddressResolver } from '../address/resolve.js';
 import { IdentifierError } from './schemas/common.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
   /** The search index over the gazetteer (built once at start; tests share one). */
   search: SearchIndex;
+  /** The address resolver over the same gazetteer and index (made here when not given; tests share one). */
+  resolver?: AddressResolver;
   /**
    * The API-key gate. The server always passes one; without it the data routes are open and /usage is absent
    * (route tests, and the benchmark's measure of what the gate costs).
@@ -139,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
   const payloads = new PayloadCache(etagFor(API_VERSION, gazetteer.version));
+  const resolver = options.resolver ?? new AddressResolver(gazetteer, search);
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
@@ -148,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
