@@ -17,10 +17,10 @@
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../gazetteer/types.js';
 import { LEVELS } from '../gazetteer/types.js';
-import { clusterStarts } from '../search/khmer.js';
+import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
-import { typoBudget } from '../search/typo.js';
+import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
 import { LATIN_UNIT_WORDS, type KhmerRun, type LatinWord, tokenise } from './tokens.js';
@@ -188,7 +188,7 @@ export class AddressResolver {
     this.latinMentions(tokens.latin, mentions);
     const postal = this.postalMentions(parts, mentions);
 
-    const readings = this.readings(mentions, postal);
+    const readings = this.complete(this.readings(mentions, postal), tokens);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     const candidates = readings.slice(0, limit).map((reading, rank) =>
       this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
@@ -231,7 +231,7 @@ export class AddressResolver {
           for (const u of units ?? []) {
             if (seen.has(u)) continue;
             seen.add(u);
-            out.push(this.mention(u, run.offsets[i]!, run.offsets[j - 1]! + 1, how, hint, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
+            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, hint, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
           }
         };
         push(exact, 'exact');
@@ -360,6 +360,7 @@ export class AddressResolver {
 
   // ---- readings ----
 
+  /** The best reading for each unit some mention names, as the most specific unit. */
   private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null): Reading[] {
     const byUnit = new Map<number, Mention[]>();
     for (const m of mentions) {
@@ -410,7 +411,12 @@ export class AddressResolver {
       const previous = best.get(top.u);
       if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
     }
-    const ranked = [...best.values()].sort((x, y) => y.score - x.score
+    return [...best.values()];
+  }
+
+  /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
+  private rank(readings: readonly Reading[]): Reading[] {
+    const ranked = [...readings].sort((x, y) => y.score - x.score
       || LEVEL_DEPTH[this.units[x.top.u]!.level] - LEVEL_DEPTH[this.units[y.top.u]!.level]
       || (this.units[x.top.u]!.code < this.units[y.top.u]!.code ? -1 : 1));
     // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
@@ -421,6 +427,130 @@ export class AddressResolver {
       if (kept.length >= MAX_CANDIDATES * 4) break;
     }
     return kept;
+  }
+
+  /**
+   * Completes the best readings down the hierarchy: a piece of the input nothing explained that is a near spelling of
+   * a child of the reading's unit (a commune's village, a district's commune) names that child. Only the children of a
+   * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
+   * spellings one or two signs apart (ឫ/ឬ, ូ/ួ, a doubled letter), Latin names with a letter or two wrong.
+   */
+  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>): Reading[] {
+    let frontier = this.rank(readings).slice(0, 8);
+    const all = [...readings];
+    for (let round = 0; round < 2 && frontier.length > 0; round++) {
+      const next: Reading[] = [];
+      for (const reading of frontier) {
+        const top = this.units[reading.top.u]!;
+        if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
+        const children = this.gazetteer.children(top.code);
+        for (const piece of this.pieces(reading, tokens)) {
+          let bestChild = -1;
+          let bestDistance = Infinity;
+          for (const child of children) {
+            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(piece.text, child);
+            if (d < bestDistance) {
+              bestDistance = d;
+              bestChild = this.indexOf.get(child.code)!;
+            } else if (d === bestDistance) bestChild = -1;
+          }
+          if (bestChild < 0 || bestDistance === Infinity) continue;
+          const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
+            piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
+          const depthBefore = LEVEL_DEPTH[top.level];
+          const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
+          next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
+            score: reading.score + 0.01 * depthBefore + m.weight - 0.01 * depthAfter });
+        }
+      }
+      all.push(...next);
+      frontier = next;
+    }
+    // Keep the best reading per unit.
+    const best = new Map<number, Reading>();
+    for (const r of all) {
+      const previous = best.get(r.top.u);
+      if (!previous || r.score > previous.score) best.set(r.top.u, r);
+    }
+    return this.rank([...best.values()]);
+  }
+
+  /** Pieces of the input a reading leaves unexplained: Khmer between unit words, Latin word groups within a part. */
+  private pieces(reading: Reading, tokens: ReturnType<typeof tokenise>) {
+    const out: { text: string; start: number; end: number; hint: Level | null; chars: number;
+      khmer?: { run: number; from: number; to: number }; latin?: { from: number; to: number } }[] = [];
+    tokens.khmer.forEach((run, r) => {
+      const mark = new Uint8Array(run.text.length);
+      for (const w of run.unitWords) mark.fill(2, w.start, w.end);
+      for (const m of reading.mentions) if (m.khmer?.run === r) mark.fill(1, m.khmer.from, m.khmer.to);
+      for (let k = 0; k < mark.length;) {
+        if (mark[k] !== 0) {
+          k++;
+          continue;
+        }
+        let e = k;
+        while (e < mark.length && mark[e] === 0) e++;
+        if (e - k >= 3 && e - k <= MAX_KHMER_SPAN) {
+          const hint = run.unitWords.find((w) => w.end === k)?.level ?? null;
+          out.push({ text: run.text.slice(k, e), start: run.offsets[k]!, end: run.ends[e - 1]!, hint, chars: e - k, khmer: { run: r, from: k, to: e } });
+        }
+        k = e;
+      }
+    });
+    const words = tokens.latin;
+    const mark = new Uint8Array(words.length);
+    for (let k = 0; k < words.length; k++) if (words[k]!.unit || words[k]!.filler) mark[k] = 2;
+    for (const m of reading.mentions) if (m.latin) mark.fill(1, m.latin.from, m.latin.to);
+    for (let k = 0; k < words.length;) {
+      if (mark[k] !== 0) {
+        k++;
+        continue;
+      }
+      let e = k + 1;
+      while (e < words.length && mark[e] === 0 && words[e]!.segment === words[k]!.segment && e - k < MAX_LATIN_SPAN) e++;
+      const folded = normaliseNumbers(words.slice(k, e).map((w) => w.word));
+      const text = compact(folded);
+      if (text.length >= 4 && !/^\d+$/.test(text)) {
+        out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint: this.latinHint(words, k, e), chars: text.length, latin: { from: k, to: e } });
+      }
+      k = e;
+    }
+    return out;
+  }
+
+  private readonly khmerFormsCache = new Map<number, string[]>();
+  private khmerDistance(piece: string, child: Unit): number {
+    const u = this.indexOf.get(child.code)!;
+    let forms = this.khmerFormsCache.get(u);
+    if (!forms) {
+      const full = normaliseKhmer(child.name_km);
+      this.khmerFormsCache.set(u, (forms = [...new Set([full, stripKhmerUnitWord(full)])]));
+    }
+    const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
+    if (budget === 0) return Infinity;
+    let best = Infinity;
+    for (const form of forms) {
+      const d = editDistance(piece, form, budget);
+      if (d <= budget && d < best) best = d;
+    }
+    return best;
+  }
+
+  private latinDistance(piece: string, child: Unit): number {
+    const words = piece.split(' ');
+    const c = compact(words);
+    const budget = typoBudget(c.length);
+    const { words: name, core } = latinForms(child.name_latin);
+    let best = Infinity;
+    for (const form of [name, core]) {
+      if (form.length === 0) continue;
+      if (looseKey(form) === looseKey(words)) best = Math.min(best, 0.5);
+      if (budget > 0) {
+        const d = editDistance(c, compact(form), budget);
+        if (d <= budget && d < best) best = d;
+      }
+    }
+    return best;
   }
 
   /** The ancestor-or-self of `u` whose parent is `a`. */
@@ -557,7 +687,7 @@ export class AddressResolver {
         }
         let e = k;
         while (e < mark.length && mark[e] === 0) e++;
-        unmatched.push(input.slice(run.offsets[k]!, run.offsets[e - 1]! + 1).trim());
+        unmatched.push(input.slice(run.offsets[k]!, run.ends[e - 1]!).trim());
         k = e;
       }
     });
@@ -578,6 +708,14 @@ export class AddressResolver {
     }
     return { covered, unmatched: unmatched.filter(Boolean) };
   }
+}
+
+const shared = new WeakMap<SearchIndex, AddressResolver>();
+/** One resolver per search index (the app and the tests share it). */
+export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressResolver {
+  let resolver = shared.get(search);
+  if (!resolver) shared.set(search, (resolver = new AddressResolver(gazetteer, search)));
+  return resolver;
 }
 
 /** English unit words that follow the name (Kampot Province, Chamkar Mon District, Siem Reap City). */

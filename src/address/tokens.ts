@@ -36,6 +36,8 @@ export interface KhmerRun {
   text: string;
   /** Offset in the working text of each character of `text`, plus one past the last. */
   offsets: number[];
+  /** Offset just past each character of `text` in the working text (a vowel typed as two signs ends at the second). */
+  ends: number[];
   /** Unit words in `text`: [start, end) and level. */
   unitWords: { start: number; end: number; level: Level }[];
   segment: number;
@@ -122,6 +124,7 @@ function nextNonSpaceIsKhmer(text: string, i: number): boolean {
 function khmerRun(text: string, start: number, skipped: (at: number) => number, segment: number, out: KhmerRun[]): number {
   let norm = '';
   const offsets: number[] = [];
+  const ends: number[] = [];
   const unitWords: KhmerRun['unitWords'] = [];
   let i = start;
   for (; i < text.length; i++) {
@@ -137,8 +140,14 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     if (!isKhmer(c) && !isDigit(c)) break;
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
-    else norm += ch;
+    // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).
+    else if ((c === 0x17b8 || c === 0x17b6) && norm.endsWith('\u17c1')) {
+      norm = norm.slice(0, -1) + (c === 0x17b8 ? '\u17be' : '\u17c4');
+      ends[ends.length - 1] = i + 1;
+      continue;
+    } else norm += ch;
     offsets.push(i);
+    ends.push(i + 1);
   }
   offsets.push(i);
   // ទី (ordinal) before a digit: ភូមិទី១ = ភូមិ១.
@@ -146,6 +155,7 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     if (isDigit(norm.charCodeAt(k + 2))) {
       norm = norm.slice(0, k) + norm.slice(k + 2);
       offsets.splice(k, 2);
+      ends.splice(k, 2);
       for (const u of unitWords) if (u.start > k) { u.start -= 2; u.end -= 2; }
     }
   }
@@ -157,7 +167,7 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     }
   }
   unitWords.sort((a, b) => a.start - b.start);
-  out.push({ kind: 'khmer', text: norm, offsets, unitWords, segment });
+  out.push({ kind: 'khmer', text: norm, offsets, ends, unitWords, segment });
   return Math.max(i, start + 1);
 }
 
