@@ -197,4 +197,25 @@ export class AccessControl {
     monthly.remaining -= 1;
     return { outcome: 'admitted', key, limits: { monthly, perSecond: rateState, used: used + 1 } };
   }
+
+  /**
+   * Charges `extra` more requests to a key this request already admitted (a batch counts each of its items against
+   * the monthly quota): all or nothing, checked and counted synchronously (no await between), so concurrent batches
+   * cannot overrun the quota. The per-second limit counted the request once.
+   */
+  chargeMore(key: KeyWithPlan, extra: number): { ok: true; limits: LimitState } | { ok: false; limits: LimitState; retryAfter: number } {
+    const usagePeriod = this.meter.period();
+    const period = this.clock.at(this.options.now?.().getTime() ?? Date.now());
+    const used = this.meter.used(key.id, usagePeriod);
+    const { monthlyQuota, perSecond } = key.limits;
+    const monthly = {
+      quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
+      windowSeconds: period.windowSeconds, resetsAt: period.resetsAt,
+    };
+    const perSecondState = { quota: perSecond, remaining: 0, resetSeconds: 1 };
+    if (used + extra > monthlyQuota) return { ok: false, limits: { monthly, perSecond: perSecondState, used }, retryAfter: period.resetSeconds };
+    for (let i = 0; i < extra; i++) this.meter.count(key.id, monthlyQuota);
+    monthly.remaining -= extra;
+    return { ok: true, limits: { monthly, perSecond: perSecondState, used: used + extra } };
+  }
 }
