@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { notFound } from '../../errors.js';
-import { TAGS } from '../../plugins/openapi.js';
 import { bodyOf, chooseEncoding, etagOf, matchesFile, precompress } from '../../precompressed.js';
 import { demoPage, type Lang, submittedPage } from './page.js';
 
@@ -44,14 +43,8 @@ export async function widgetRoutes(app: FastifyInstance, { demoKey }: { demoKey:
     return reply.send(bodyOf(file, encoding));
   };
 
-  const scriptSchema = (summary: string) => ({
-    operationId: summary.startsWith('The picker') ? 'widgetScript' : 'widgetScriptVersioned',
-    tags: [TAGS.service], security: [], summary,
-    response: { 200: { description: 'The <kh-address-picker> ES module.', content: { 'text/javascript': { schema: Type.String() } } }, 304: Type.Null({ description: 'Not modified.' }) },
-  });
-
-  app.get('/widget/kh-address-picker.js', { schema: scriptSchema('The picker <kh-address-picker> (alias of the current version; cached 5 minutes, then revalidated)') },
-    (request, reply) => sendScript(request, reply, ALIAS_CACHE));
+  // Static files, not API operations: left out of the OpenAPI document (the README documents them).
+  app.get('/widget/kh-address-picker.js', { schema: { hide: true } }, (request, reply) => sendScript(request, reply, ALIAS_CACHE));
   app.get('/widget/:file', { schema: { hide: true } }, (request, reply) => {
     if ((request.params as { file: string }).file !== name) throw notFound(`No such file; the current picker is ${scriptPath}.`);
     return sendScript(request, reply, IMMUTABLE_CACHE);
