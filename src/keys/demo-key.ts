@@ -7,14 +7,16 @@ import { createKey, rotateKey } from './issue-keys.js';
 import type { KeyStore } from './store.js';
 
 export const DEMO_KEY_NAME = 'widget demo key (made at start)';
+/** The demo key's owner: not an account (those are acct_...), so no developer sees it, and found by the owner index. */
+export const DEMO_KEY_OWNER = 'system:widget-demo';
 
 export async function ensureDemoKey(store: KeyStore, origins: string[]): Promise<{ id: string; key: string }> {
-  const existing = (await store.listKeys()).find((k) => k.ownerId === null && k.name === DEMO_KEY_NAME && k.revokedAt === null && k.allowedOrigins !== null);
+  const existing = (await store.listKeys({ ownerId: DEMO_KEY_OWNER })).find((k) => k.revokedAt === null && k.allowedOrigins !== null);
   if (existing) {
     await store.setKeyOrigins(existing.id, origins);
     const { key, record } = await rotateKey(store, existing.id);
     return { id: record.id, key };
   }
-  const { key, record } = await createKey(store, { name: DEMO_KEY_NAME, origins });
+  const { key, record } = await createKey(store, { name: DEMO_KEY_NAME, ownerId: DEMO_KEY_OWNER, origins });
   return { id: record.id, key };
 }

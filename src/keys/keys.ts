@@ -1,5 +1,6 @@
 /** The key machinery of one server process: the store, the usage meter and the admission gate, opened and closed together. */
 import { AccessControl } from './access-control.js';
+import { DEMO_KEY_OWNER } from './demo-key.js';
 import { createKey } from './issue-keys.js';
 import { openStore } from './open-store.js';
 import type { KeyStore } from './store.js';
@@ -44,6 +45,8 @@ export async function openKeys(options: {
  * (to be printed once). Undefined when the store already has keys.
  */
 export async function createDevelopmentKey(store: KeyStore): Promise<string | undefined> {
-  if ((await store.countKeys()) > 0) return undefined;
+  // The widget demo's key (made at every start) does not count: the developer still gets a key of their own.
+  const keys = await store.countKeys();
+  if (keys > 1 || (keys === 1 && (await store.listKeys({ ownerId: DEMO_KEY_OWNER })).length === 0)) return undefined;
   return (await createKey(store, { plan: 'free', name: 'development key (first start)' })).key;
 }
