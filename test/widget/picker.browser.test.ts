@@ -289,7 +289,7 @@ describe('<kh-address-picker> in Chromium', () => {
       try {
         await kh.v1GetProvince({ path: { province_code: '99' } });
       } catch (error) {
-        code = error instanceof KhAddressError ? error.code : 'not a KhAddressError';
+        code = error instanceof KhAddressError ? (error as { code: string }).code : 'not a KhAddressError';
       }
       return { baseUrl: kh.baseUrl, districts: districts.data.length, code };
     }, [server.url, key]);
