@@ -253,6 +253,42 @@ describe('<kh-address-picker> in Chromium', () => {
     assert.deepEqual(await axeViolations(page), []);
   });
 
+  it('fires native input and change with kh-change, follows disabled (its own and its fieldset\'s), and takes theming', async () => {
+    await page.goto(`${server.url}/widget/demo`);
+    await enabled(page, 'Province');
+    await page.evaluate(() => {
+      const picker = document.querySelector('#cascade-picker')!;
+      (window as unknown as { heard: string[] }).heard = [];
+      for (const type of ['input', 'change', 'kh-change']) picker.addEventListener(type, () => (window as unknown as { heard: string[] }).heard.push(type));
+      // A page's theme (a constructed sheet: the page's CSP allows no inline style).
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('kh-address-picker { --kh-control-border: 3px solid rgb(200, 0, 0); } kh-address-picker::part(legend) { color: rgb(0, 128, 0); }');
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    });
+    await page.getByLabel('Province').first().selectOption('17');
+    await page.waitForFunction(() => (window as unknown as { heard: string[] }).heard.length >= 3);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { heard: string[] }).heard), ['input', 'change', 'kh-change']);
+    const styles = await page.locator('#cascade-picker').evaluate((el) => ({
+      border: getComputedStyle(el.shadowRoot!.querySelector('select')!).borderTopWidth + ' ' + getComputedStyle(el.shadowRoot!.querySelector('select')!).borderTopColor,
+      legend: getComputedStyle(el.shadowRoot!.querySelector('legend')!).color,
+    }));
+    assert.deepEqual(styles, { border: '3px rgb(200, 0, 0)', legend: 'rgb(0, 128, 0)' });
+    await enabled(page, 'District');
+    await page.locator('#cascade-picker').evaluate((el) => el.setAttribute('disabled', ''));
+    assert.equal(await page.getByLabel('Province').first().isDisabled(), true);
+    assert.equal(await page.getByLabel('District').first().isDisabled(), true);
+    await page.locator('#cascade-picker').evaluate((el) => el.removeAttribute('disabled'));
+    assert.equal(await page.getByLabel('District').first().isDisabled(), false);
+    await page.evaluate(() => {
+      const fieldset = document.createElement('fieldset');
+      const picker = document.querySelector('#search-picker')!;
+      picker.replaceWith(fieldset);
+      fieldset.append(picker);
+      fieldset.disabled = true;
+    });
+    assert.equal(await page.getByRole('combobox', { name: 'Search a village, commune, district or province' }).isDisabled(), true);
+  });
+
   it('fits a 320 px wide phone', async () => {
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 320, height: 700 });
