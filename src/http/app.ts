@@ -8,12 +8,12 @@ import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
-import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
+import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
-import { deferredChildLogger } from './request-logger.js';
+import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
-import { clientErrorHandler } from './plugins/client-errors.js';
+import { clientErrorHandler, refuseConnect } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
@@ -63,8 +63,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { gazetteer, search, access, store } = options;
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
+  const logger = options.logger;
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Requests are logged with their URL redacted of anything shaped like a key (request-logger.ts).
+    logger: logger && typeof logger === 'object' ? { ...logger, serializers: { req: serializeRequest, ...logger.serializers } } : logger ?? false,
+    // A request without Host is answered by the onRequest hook below in the JSON envelope, not by Node with an
+    // empty 400.
+    http: { requireHostHeader: false },
     trustProxy: options.trustProxy ?? false,
     // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
     requestTimeout: 30_000,
@@ -78,8 +83,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
     // (These requests never reach the onRequest hook, hence the explicit stamp.)
+    // The message names the URL shortened, as the 404 does (Fastify's own echoes up to 16 KiB of it).
     frameworkErrors: (error, request, reply) =>
-      sendError(request, stampHeaders(request, reply), invalidRequest(`Malformed request: ${error.message}`)),
+      sendError(request, stampHeaders(request, reply), invalidRequest(error.code === 'FST_ERR_BAD_URL'
+        ? `Malformed request: the URL ${quotePath(request.url.split('?', 1)[0]!)} is not valid (a bad percent-escape or invalid UTF-8).`
+        : 'Malformed request.')),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -90,8 +98,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
   app.addHook('onRequest', (request, reply, done) => {
     stampHeaders(request, reply);
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      sendError(request, reply, invalidRequest('The Host header is required in HTTP/1.1.', [{ in: 'header', parameter: 'host', message: 'is required' }]));
+      return;
+    }
     if (!cors(request, reply) && !refuseUnroutedWrite(request, reply)) done();
   });
+  app.server.on('connect', refuseConnect);
   const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {

@@ -77,6 +77,15 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
       ],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // People paste their key into these pages ("Authorize"): no other site may frame them (clickjacking).
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-frame-options', 'DENY').header('content-security-policy', "frame-ancestors 'none'");
+        done();
+      },
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
