@@ -9,7 +9,7 @@
  *   data (the operations that answer 304).
  */
 import { isV1 } from './errors.js';
-import type { ErrorCode } from './schemas/common.js';
+import { ERROR_CODES, type ErrorCode } from './schemas/common.js';
 
 interface Parameter { name: string; in: string; required?: boolean; schema?: { pattern?: string; format?: string } }
 interface Media { schema?: Record<string, unknown>; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }
@@ -90,7 +90,7 @@ function errorExamples(path: string, status: number, parameters: Parameter[]): [
       return [['not_found', envelope(path, 404, 'not_found', notFoundMessage(path))]];
     case 405:
       return [['method_not_allowed', envelope(path, 405, 'method_not_allowed',
-        `POST is not allowed on ${path.replace(/\{\w+\}/g, 'x')}: the API is read-only, use GET.`)]];
+        `PUT is not allowed on ${path.replace(/\{\w+\}/g, 'x')}: the API is read-only, use GET.`)]];
     case 429:
       return [
         ['rate_limited', envelope(path, 429, 'rate_limited', 'More than 5 requests in one second; slow down and retry after the Retry-After seconds.')],
@@ -108,6 +108,19 @@ function errorExamples(path: string, status: number, parameters: Parameter[]): [
   }
 }
 
+/**
+ * For a status without an example above (added by a feature, e.g. 410 gone): one per code its description names
+ * (`code: what it means; other_code: ...`), the message taken from the description.
+ */
+function describedExamples(path: string, status: number, description: string): [string, unknown][] {
+  return description.split(/;\s*(?=[a-z_]+:)/).flatMap((part): [string, unknown][] => {
+    const [, code, text] = /^([a-z_]+):\s*(.*)$/s.exec(part) ?? [];
+    if (!code || !text || !(ERROR_CODES as readonly string[]).includes(code)) return [];
+    const message = `${text.charAt(0).toUpperCase()}${text.slice(1)}`.replace(/\.?$/, '.');
+    return [[code, envelope(path, status, code as ErrorCode, message)]];
+  });
+}
+
 function headers(names: HeaderName[]): Record<string, unknown> {
   return Object.fromEntries(names.map((name) => [name, HEADERS[name]]));
 }
@@ -115,15 +128,15 @@ function headers(names: HeaderName[]): Record<string, unknown> {
 /** Adds the examples, the 405 and the headers to every operation of the document (in place; returns it). */
 export function describeResponses<T>(document: T): T {
   for (const [path, operations] of Object.entries((document as Document).paths ?? {})) {
-    for (const operation of Object.values(operations)) {
+    for (const [method, operation] of Object.entries(operations)) {
       const responses = operation.responses;
       if (!responses) continue;
       const keyed = operation.security === undefined || operation.security.length > 0;
       const cached = '304' in responses;
       const errorSchema = Object.entries(responses).find(([status]) => Number(status) >= 400)?.[1].content?.['application/json']?.schema;
-      if (errorSchema && !('405' in responses)) {
+      if (method === 'get' && errorSchema && !('405' in responses)) {
         responses['405'] = {
-          description: 'method_not_allowed: any method but GET, HEAD and OPTIONS (the API is read-only).',
+          description: 'method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented).',
           content: { 'application/json': { schema: { ...errorSchema, description: undefined } } },
         };
       }
@@ -137,8 +150,9 @@ export function describeResponses<T>(document: T): T {
         if (status === 405) names.push('Allow');
         response.headers = { ...headers(names), ...response.headers };
         const media = response.content?.['application/json'];
-        if (status < 400 || !media || !STATUS_CODE[status]) continue;
-        const examples = errorExamples(path, status, operation.parameters ?? []);
+        if (status < 400 || !media) continue;
+        const own = STATUS_CODE[status] ? errorExamples(path, status, operation.parameters ?? []) : [];
+        const examples = own.length > 0 ? own : describedExamples(path, status, response.description);
         if (examples.length === 0) continue;
         if (media.schema) delete media.schema.examples;
         delete media.example;
