@@ -16,12 +16,14 @@ import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
-import { type Account, type ApiKeyRecord, type KeyStore, StoreError } from '../keys/store.js';
+import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
+import { RETRY_AFTER_SECONDS } from '../http/errors.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { Accounts, SESSION_DAYS, type SignUpProblem } from './accounts.js';
 import { dailyChart, lastDays } from './chart.js';
 import { fill, type Lang, type MessageKey, messages } from './i18n.js';
 import { isKeyId, keyName } from './inputs.js';
+import { serviceMessages } from './service-messages.js';
 import { confirmPage, credentialsPage, dashboardPage, keyShownPage, landingPage, messagePage, type PageContext } from './pages.js';
 import { OneTimeReveals } from './reveals.js';
 
@@ -35,6 +37,8 @@ export interface DashboardOptions {
 }
 
 const SESSION_COOKIE = 'kh_session';
+/** Key changes (create, rename, rotate, revoke) an account may make per minute, in each server process. */
+const KEY_ACTIONS_PER_MINUTE = 10;
 const LANG_COOKIE = 'kh_lang';
 /** The CSRF secret's cookie: `__Host-` over HTTPS (no subdomain can set or shadow it), a plain name over HTTP. */
 const CSRF_COOKIE = { https: '__Host-kh_csrf', http: 'kh_csrf' } as const;
@@ -59,6 +63,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 declare module 'fastify' {
   interface FastifyRequest {
     account?: Account;
+    /** The store could not say whose session this is (an outage): public pages show signed out, the rest 503. */
+    sessionUnknown?: boolean;
   }
 }
 
@@ -89,6 +95,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     csrfOpts: { hmacKey: 'kh-address dashboard forms' },
   });
   app.decorateRequest('account', undefined);
+  app.decorateRequest('sessionUnknown', false);
+  /** Key changes per account per minute: each costs store writes and, on rotate or revoke, a cache eviction. */
+  const keyActionLimiter = new RateLimiter(60_000);
 
   const secure = (request: FastifyRequest) => request.protocol === 'https';
   const csrfCookie = (request: FastifyRequest) => (secure(request) ? CSRF_COOKIE.https : CSRF_COOKIE.http);
@@ -135,18 +144,42 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     const secret = request.cookies[csrfCookie(request)];
     if (secret) request.cookies[CSRF_SLOT] = secret;
     else delete request.cookies[CSRF_SLOT];
-    request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    try {
+      request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      // Public pages still work (signed out); pages that need the account answer 503 (requireAccount).
+      request.log.warn({ err: error }, 'session lookup failed: the key store is unavailable');
+      request.sessionUnknown = true;
+    }
   });
 
   const requireAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.sessionUnknown) throw new StoreUnavailableError('the session could not be looked up');
     if (!request.account) return reply.redirect('/signin', 303);
+  };
+
+  /** At most KEY_ACTIONS_PER_MINUTE key changes per account (checked and taken before any store call). */
+  const limitKeyActions = async (request: FastifyRequest, reply: FastifyReply) => {
+    const decision = keyActionLimiter.take(request.account!.id, KEY_ACTIONS_PER_MINUTE);
+    if (decision.allowed) return;
+    const ctx = await context(request, reply);
+    reply.header('retry-after', String(decision.resetSeconds));
+    return page(reply, messagePage(ctx, '429', serviceMessages(ctx.lang).tooManyKeyActions), 429);
   };
 
   // Pages of this scope answer errors as pages, not JSON; a missing or stale CSRF token is a 403.
   app.setErrorHandler(async (error, request, reply) => {
+    const ctx = await context(request, reply);
+    if ((error as { statusCode?: number }).statusCode === undefined && isStoreUnavailable(error)) {
+      // An outage of the store (down, stalled, dropped, refusing): say so, in the page's language, and when to retry.
+      request.log.warn({ err: error }, 'dashboard request failed: the key store is unavailable');
+      const t = serviceMessages(ctx.lang);
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return page(reply, messagePage(ctx, t.storeDownTitle, t.storeDown), 503);
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error }, 'dashboard request failed');
-    const ctx = await context(request, reply);
     const t = messages(ctx.lang);
     const key = error instanceof PageError ? error.messageKey : status >= 500 ? 'serverError' : MESSAGE_OF_STATUS[status] ?? 'badRequest';
     return page(reply, messagePage(ctx, fill(t.errorTitle, { status }, ctx.lang), t[key], key === 'noSuchKey' ? 'dashboard' : 'home'), status);
@@ -233,7 +266,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   };
   const keyAction = { schema: { hide: true }, preHandler: requireAccount };
   // The CSRF check needs the parsed form: preHandler, not onRequest.
-  const keyForm = { ...formRoute, preHandler: [app.csrfProtection, requireAccount] };
+  const keyForm = { ...formRoute, preHandler: [app.csrfProtection, requireAccount, limitKeyActions] };
   /** Shows a new secret once: POST/redirect/GET, so that reloading the page does not make or rotate a key again. */
   const reveal = (reply: FastifyReply, accountId: string, issued: { key: string; record: ApiKeyRecord }) =>
     reply.redirect(`/dashboard/keys/new/${reveals.put(accountId, issued)}`, 303);
@@ -308,14 +341,15 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
       if (error instanceof StoreError && error.code === 'not_found') return reply.redirect('/dashboard', 303);
       throw error;
     }
-    access.forgetCachedKeys();
+    access.forgetKey(own.id);
     return reveal(reply, request.account!.id, issued);
   });
 
   app.post('/dashboard/keys/:id/revoke', keyForm, async (request, reply) => {
-    await store.revokeKey((await ownKey(request)).id, new Date().toISOString());
+    const { id } = await ownKey(request);
+    await store.revokeKey(id, new Date().toISOString());
     // This process refuses the key at once; other replicas within KEY_CACHE_TTL_MS.
-    access.forgetCachedKeys();
+    access.forgetKey(id);
     return reply.redirect('/dashboard', 303);
   });
 }

@@ -14,12 +14,12 @@ export interface DashboardApp {
   close(): Promise<void>;
 }
 
-export async function dashboardApp(options: { trustProxy?: boolean; store?: 'sqlite' | 'postgres'; operatorContact?: string } = {}): Promise<DashboardApp> {
+export async function dashboardApp(options: { trustProxy?: boolean; metricsToken?: string; store?: 'sqlite' | 'postgres'; operatorContact?: string } = {}): Promise<DashboardApp> {
   const { store, close } = await freshStore(options.store ?? 'sqlite');
   const meter = new UsageMeter(store, { flushIntervalMs: 60_000 });
   const access = new AccessControl(store, meter, { keyCacheTtlMs: 10_000 });
   const dashboard = { operatorContact: options.operatorContact ?? 'api@example.org' };
-  const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy });
+  const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy, metricsToken: options.metricsToken });
   return { app, store, access, close: async () => { await app.close(); await meter.stop(); await close(); } };
 }
 
