@@ -111,7 +111,7 @@ function requestFor(route: Route, ctx: Context): fc.Arbitrary<InjectOptions> {
     session: fc.oneof({ arbitrary: fc.constant(ctx.session), weight: 6 }, fc.constant(undefined), hostileText.map(encode)),
     csrf: fc.oneof({ arbitrary: fc.constant(ctx.csrfCookie), weight: 6 }, fc.constant(undefined), hostileText.map(encode)),
     lang: fc.constantFrom(undefined, 'km', 'en', 'xx', '%FF'),
-  }).map(({ session, csrf, lang }) => [session && `kh_session=${session}`, csrf && `_csrf=${csrf}`, lang && `kh_lang=${lang}`].filter(Boolean).join('; '));
+  }).map(({ session, csrf, lang }) => [session && `kh_session=${session}`, csrf && `kh_csrf=${csrf}`, lang && `kh_lang=${lang}`].filter(Boolean).join('; '));
   const apiKey = fc.oneof({ arbitrary: fc.constant(ctx.apiKey), weight: 6 }, fc.constant(undefined), fc.constantFrom('khk_', 'khk_' + 'A'.repeat(43), ' ', 'x'.repeat(3000)));
   const authorization = fc.oneof({ arbitrary: fc.constant(`Bearer ${METRICS_TOKEN}`), weight: 3 }, fc.constant(undefined), fc.constantFrom('Bearer', 'Bearer ' + 'x'.repeat(5000), 'Basic Zm9vOmJhcg=='));
   const remoteAddress = fc.ipV4();
@@ -159,7 +159,7 @@ describe('fuzzing every route of the full server (keys, dashboard, metrics)', ()
     const [own] = await store.listKeys({ ownerId: (await store.findAccountByEmail('fuzz@example.org'))!.id });
     await client.get('/dashboard');
     ctx = {
-      apiKey, session: client.cookie('kh_session')!, csrfCookie: client.cookie('_csrf')!, csrfToken: client.csrf(), ownKeyId: own!.id,
+      apiKey, session: client.cookie('kh_session')!, csrfCookie: client.cookie('kh_csrf')!, csrfToken: client.csrf(), ownKeyId: own!.id,
       realIds: [unit('12').id, unit('1201').id, unit('120101').id, unit('12010101').id],
     };
     assert.ok(ctx.session && ctx.csrfCookie && ctx.csrfToken, 'signed in, with a CSRF token');
