@@ -134,7 +134,7 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('link', { name: 'ត្រឡប់ទៅផ្ទាំងគ្រប់គ្រង' }).click();
     await page.locator('tr[data-key-id]').first().waitFor();
     assert.equal(await page.locator('tr[data-key-id]').count(), 1, 'one key, however often the page was reloaded');
-    await page.getByText('បានប្រើ ១ ក្នុងចំណោម ១០០០ សំណើ').waitFor();
+    await page.getByText('បានប្រើ ១ ក្នុងចំណោម ១.០០០ សំណើ').waitFor();
     assert.equal(await overflows(), false, 'the dashboard fits 390 px');
     await shot('13-dashboard-khmer');
     await page.getByRole('link', { name: 'ដកហូត' }).click();
