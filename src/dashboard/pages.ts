@@ -32,8 +32,8 @@ table { width: 100%; border-collapse: collapse; } th, td { text-align: left; pad
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 pre { background: #101826; color: #e6edf6; padding: .75rem; border-radius: .35rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .key { font-size: 1.05rem; background: #fff8db; border: 1px dashed #b08900; padding: .5rem; word-break: break-all; }
-.chart svg { width: 100%; height: auto; max-height: 200px; background: #fff; border: 1px solid var(--line); }
-.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 13px; fill: var(--muted); }
+.chart { margin: 1rem 0; } .chart svg { display: block; width: 100%; max-width: 40rem; height: auto; background: #fff; border: 1px solid var(--line); }
+.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 22px; fill: var(--muted); }
 .chart-empty { padding: 1rem; background: #fff; border: 1px dashed var(--line); }
 pre.command { font-size: .8rem; }
 progress { width: 100%; max-width: 28rem; height: 1rem; }

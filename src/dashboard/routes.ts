@@ -165,7 +165,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     if (decision.allowed) return;
     const ctx = await context(request, reply);
     reply.header('retry-after', String(decision.resetSeconds));
-    return page(reply, messagePage(ctx, '429', serviceMessages(ctx.lang).tooManyKeyActions), 429);
+    return page(reply, messagePage(ctx, fill(messages(ctx.lang).errorTitle, { status: 429 }, ctx.lang), serviceMessages(ctx.lang).tooManyKeyActions), 429);
   };
 
   // Pages of this scope answer errors as pages, not JSON; a missing or stale CSRF token is a 403.
