@@ -17,6 +17,7 @@ import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
+import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
@@ -25,6 +26,7 @@ import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
 import { IdentifierError } from './schemas/common.js';
+import { historyRoutes } from './features/history/routes.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
@@ -96,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { refuseUnroutedWrite } = registerErrorHandling(app);
+  registerIntegerParams(app);
   const cors = corsStep({ exposedHeaders: EXPOSED_HEADERS });
   // What every request needs, in one hook rather than one per concern (each hook costs throughput): the correlation
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
@@ -161,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(historyRoutes, { gazetteer, payloads });
   });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });

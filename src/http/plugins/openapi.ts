@@ -30,7 +30,8 @@ Every data request needs an API key in the \`x-api-key\` header. The free plan a
 Errors use the envelope of their shape with a stable \`error.code\`: \`invalid_request\` (400), \`missing_api_key\` and
 \`invalid_api_key\` (401), \`not_found\` (404), \`method_not_allowed\` (405), \`quota_exceeded\` and \`rate_limited\`
 (429, with \`Retry-After\`), \`internal_error\` (500). Unknown query parameters are rejected with 400 (a misspelt
-\`lang\` would otherwise silently answer in English); a repeated parameter is a 400 too.
+\`lang\` would otherwise silently answer in English); a repeated parameter is a 400 too. Integer parameters
+(\`page\`, \`pageSize\`) are plain decimal digits: \`+1\`, \`1e3\`, \`0x10\`, \`1.0\`, \` 1\` or \`Infinity\` are a 400.
 
 Every response carries \`x-correlation-id\` (yours, from \`x-correlation-id\` or \`x-request-id\`, if it is 1-128
 characters of \`A-Za-z0-9._~:/+=-\`; else a new UUID) and \`x-dataset-version\`. Data responses carry a weak \`ETag\`
