@@ -40,6 +40,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Log every request and response. `LOG_REQUESTS` on|off, default off. */
   logRequests: boolean;
+  /** Reverse geocoding: the polygons' precision, a point this close to another commune names it. `GEO_BOUNDARY_TOLERANCE_M`, default 100. */
+  geoBoundaryToleranceM: number;
+  /** Reverse geocoding: in a hole of the outline (Tonle Sap), the nearest commune up to this far. `GEO_INLAND_MAX_M`, default 30000. */
+  geoInlandMaxM: number;
+  /** Reverse geocoding: outside the outline (coast, border), the nearest commune up to this far. `GEO_OUTSIDE_MAX_M`, default 3000. */
+  geoOutsideMaxM: number;
 }
 
 /** false: ignore X-Forwarded-*; a number: trust that many hops nearest the server; a list: trust those proxies. */
@@ -119,5 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     logRequests: onOff(env, 'LOG_REQUESTS', false),
+    geoBoundaryToleranceM: integer(env, 'GEO_BOUNDARY_TOLERANCE_M', 100, 0, 5_000),
+    geoInlandMaxM: integer(env, 'GEO_INLAND_MAX_M', 30_000, 0, 100_000),
+    geoOutsideMaxM: integer(env, 'GEO_OUTSIDE_MAX_M', 3_000, 0, 100_000),
   };
 }

@@ -1,6 +1,7 @@
 /** Starts kh-address: configuration from the environment, the dataset and search index, the key store, then listen. */
 import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
+import { loadGeography } from './geo/geography.js';
 import { buildApp } from './http/app.js';
 import { createDevelopmentKey, openKeys } from './keys/keys.js';
 import { StoreOpenError } from './keys/open-store.js';
@@ -28,10 +29,12 @@ async function main(): Promise<void> {
   const loadedAt = performance.now();
   const { index: search, tables: searchTables } = loadSearchIndex(gazetteer);
   const indexedAt = performance.now();
+  const geo = loadGeography({ boundaryToleranceM: config.geoBoundaryToleranceM, inlandMaxM: config.geoInlandMaxM, outsideMaxM: config.geoOutsideMaxM });
+  const geoAt = performance.now();
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
   const app = await buildApp({
-    gazetteer, search, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
+    gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
     dashboard: { operatorContact: config.operatorContact },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
   app.log.info({ datasetVersion: gazetteer.version, units: gazetteer.units.length, loadedInMs: Math.round(loadedAt) }, 'gazetteer loaded');
   if (searchTables.from === 'snapshot') app.log.info({ loadMs: Math.round(indexedAt - loadedAt) }, 'search index loaded from the build\'s snapshot');
   else app.log.info({ buildMs: Math.round(indexedAt - loadedAt), snapshot: searchTables.snapshot }, 'search index built at start: no usable snapshot');
+  app.log.info({ geometry: geo.version, loadMs: Math.round(geoAt - indexedAt) }, 'geometry loaded and indexed');
   app.log.info({ store: keys.store.kind }, 'key store ready');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish (new ones get 503), write the last usage, close

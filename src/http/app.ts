@@ -3,6 +3,7 @@ import underPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { Geography } from '../geo/geography.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
@@ -20,6 +21,7 @@ import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { geoRoutes } from './features/geo/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
@@ -32,6 +34,8 @@ export interface AppOptions {
   gazetteer: Gazetteer;
   /** The search index over the gazetteer (built once at start; tests share one). */
   search: SearchIndex;
+  /** The boundaries (reverse geocoding, GET /v1/boundaries); without them those routes are absent. */
+  geo?: Geography;
   /**
    * The API-key gate. The server always passes one; without it the data routes are open and /usage is absent
    * (route tests, and the benchmark's measure of what the gate costs).
@@ -67,7 +71,7 @@ function trustProxyOption(trust: AppOptions['trustProxy']): boolean | string[] |
 }
 
 /** Headers a browser client may read across origins. */
-const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratelimit', 'ratelimit-policy', 'retry-after'];
+const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-attribution'];
 
 /**
  * Builds the HTTP app without listening, so tests can `inject()` requests.
@@ -165,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
     await data.register(historyRoutes, { gazetteer, payloads });
+    if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
   });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });

@@ -158,6 +158,19 @@ export class AccessControl {
     return this.decide(key);
   }
 
+  /**
+   * A bulk request (e.g. POST /v1/reverse) counts one request per item: the admitted request counted the first, this
+   * counts `extra` more if the monthly quota allows all of them, else none (false). Synchronous: check and count
+   * happen with no await between, so concurrent bulk requests cannot together overrun the quota.
+   */
+  admitMore(key: KeyWithPlan, extra: number): boolean {
+    if (extra <= 0) return true;
+    const quota = key.limits.monthlyQuota;
+    if (this.meter.used(key.id) + extra > quota) return false;
+    for (let i = 0; i < extra; i++) this.meter.count(key.id, quota);
+    return true;
+  }
+
   /** `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. */
   private decide(key: KeyWithPlan, usagePeriod = this.meter.period()): Admission {
     const nowMs = this.options.now?.().getTime() ?? Date.now();

@@ -11,6 +11,7 @@ export const TAGS = {
   hierarchy: 'Hierarchy (identifier-based)',
   v1: 'Hierarchy (code-based, /v1)',
   search: 'Search and postal codes',
+  geo: 'Geography',
   account: 'Your key',
   service: 'Service',
 } as const;
@@ -70,6 +71,9 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
         { name: TAGS.v1, description: 'The same hierarchy by NCDD code, both names in every record.' },
         { name: TAGS.account, description: 'The plan and usage of the key you call with.' },
         { name: TAGS.search, description: 'Find places by name in Khmer or Latin script (any common romanization, typos tolerated) or by postal code, and resolve a postal code.' },
+        { name: TAGS.geo, description: 'Which commune a point is in, and the boundary of every province, district and commune. '
+          + 'Boundaries: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries, CC BY 4.0: attribution required '
+          + '(in every such response: the `attribution` field and the `x-attribution` header).' },
         { name: TAGS.service, description: 'Health and documentation.' },
       ],
     },
