@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
   const app = await buildApp({
     gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
-    dashboard: { operatorContact: config.operatorContact },
+    dashboard: { operatorContact: config.operatorContact, maxKeysPerAccount: config.maxKeysPerAccount },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     logRequests: config.logRequests,

@@ -48,7 +48,7 @@ export interface AppOptions {
   /** The key store: /ready checks it, the dashboard keeps accounts in it. */
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
-  dashboard?: { operatorContact: string };
+  dashboard?: { operatorContact: string; maxKeysPerAccount?: number };
   /**
    * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
    * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).
@@ -182,7 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
-      await data.register(usageRoutes);
+      await data.register(usageRoutes, { access });
     }
     await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
@@ -193,7 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
   if (options.dashboard && access && store) {
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, ...options.dashboard });
   }
   return app;
 }
