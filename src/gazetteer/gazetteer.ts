@@ -196,6 +196,11 @@ export class Gazetteer {
     return this.past.byFormerName(name).map((former) => ({ unit: this.entry(former.code).unit, former }));
   }
 
+  /** Every retired code, ordered. */
+  retiredCodes(): string[] {
+    return this.past.history.retired.map((r) => r.code).filter((code) => this.past.isRetired(code));
+  }
+
   /** Every former name, for the search index. */
   formerNames(): readonly FormerName[] {
     return this.past.formerNames;
