@@ -44,7 +44,29 @@ export function formerAliases(gazetteer: Gazetteer): Alias[] {
   return [...names, ...codes].filter((a) => a.codes.length > 0).sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
 }
 
-/** The curated aliases and the unit history's former names and codes: what the search index is built with. */
+/** Repairs that only fix spacing or encoding invisibly: the search normalises these away by itself. */
+const INVISIBLE_REPAIRS = new Set(['nfc', 'remove-zero-width', 'collapse-spaces', 'trim', 'no-space-inside-brackets']);
+
+/**
+ * The source's spelling of every name the build repaired (data/REPAIRS.md), as an alias of the unit: a user who types
+ * the defective form (សួនអំំពៅកើត, PhumThmei, Kracheh) still finds it.
+ */
+export function repairAliases(gazetteer: Gazetteer): Alias[] {
+  const byName = new Map<string, Set<string>>();
+  for (const r of gazetteer.repairs) {
+    if (INVISIBLE_REPAIRS.has(r.rule) || r.before.trim() === '' || !gazetteer.byCode(r.code)) continue;
+    const codes = byName.get(r.before) ?? new Set<string>();
+    codes.add(r.code);
+    byName.set(r.before, codes);
+  }
+  return [...byName].map(([alias, codes]) => ({ alias, codes: [...codes].sort(), source: 'repair', note: 'source spelling before a repair' }))
+    .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+}
+
+/**
+ * What the search index is built with: the curated aliases, the source spellings the build repaired, and the unit
+ * history's former names and codes.
+ */
 export function searchAliases(gazetteer: Gazetteer, path: string = ALIASES_PATH): Alias[] {
-  return [...loadAliases(path), ...formerAliases(gazetteer)];
+  return [...loadAliases(path), ...repairAliases(gazetteer), ...formerAliases(gazetteer)];
 }
