@@ -216,7 +216,8 @@ export class AddressResolver {
     const unitWordAt = new Set(run.unitWords.map((w) => `${w.start}:${w.end}`));
     for (const i of starts) {
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
-      for (let j = i + 2; j <= limit; j++) {
+      // One character only after a unit word (ភ.១, ភូមិ៥): a bare letter or digit is not a name.
+      for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
         const sub = text.slice(i, j);
         if (unitWordAt.has(`${i}:${j}`)) continue;
@@ -265,9 +266,12 @@ export class AddressResolver {
         const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
         let found = false;
         const seen = new Set<number>();
+        const digits = c.replace(/\D/g, '');
         const push = (units: readonly number[] | undefined, how: MatchHow) => {
           for (const u of units ?? []) {
             if (seen.has(u)) continue;
+            // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+            if (how !== 'exact' && this.digitsOf(u) !== digits) continue;
             seen.add(u);
             found = true;
             out.push(this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } }));
@@ -323,6 +327,14 @@ export class AddressResolver {
         }
       }
     }
+  }
+
+  private readonly digitCache = new Map<number, string>();
+  /** The digits in a unit's Latin name, numbers read ("Ti Muoy" is 1). */
+  private digitsOf(u: number): string {
+    let digits = this.digitCache.get(u);
+    if (digits === undefined) this.digitCache.set(u, (digits = compact(latinForms(this.units[u]!.name_latin).words).replace(/\D/g, '')));
+    return digits;
   }
 
   /** The level a unit word next to words [a, b) announces: the word before it, or an English word after it. */
@@ -527,7 +539,7 @@ export class AddressResolver {
       this.khmerFormsCache.set(u, (forms = [...new Set([full, stripKhmerUnitWord(full)])]));
     }
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
-    if (budget === 0) return Infinity;
+    if (budget === 0 || piece.replace(/\D/g, '') !== forms[0]!.replace(/\D/g, '')) return Infinity;
     let best = Infinity;
     for (const form of forms) {
       const d = editDistance(piece, form, budget);
@@ -540,6 +552,7 @@ export class AddressResolver {
     const words = piece.split(' ');
     const c = compact(words);
     const budget = typoBudget(c.length);
+    if (c.replace(/\D/g, '') !== this.digitsOf(this.indexOf.get(child.code)!)) return Infinity;
     const { words: name, core } = latinForms(child.name_latin);
     let best = Infinity;
     for (const form of [name, core]) {
