@@ -176,6 +176,11 @@ export class AddressResolver {
     });
   }
 
+  /** The unit with this NCDD code. */
+  unitByCode(code: string): Unit | undefined {
+    return this.gazetteer.byCode(code);
+  }
+
   /** Resolves one address; throws AddressInputError for input that is not an address (see checkAddressInput). */
   resolve(raw: string, { limit = MAX_CANDIDATES }: { limit?: number } = {}): Resolution {
     const input = checkAddressInput(raw).normalize('NFC');
