@@ -56,7 +56,7 @@ const RULES: Rule[] = [
   { kind: 'house_number', pattern: /(?:ផ្ទះលេខ|ផ្ទះ)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)/g, value: (m) => m[1]! },
   {
     kind: 'house_number',
-    pattern: /(?:#|№|\b(?:No|Nº|House(?:\s+No)?|Home)\b\.?)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)\b/gi,
+    pattern: /(?:#|№|\b(?:No|Nº|House(?:\s+No)?|Home)\b\.?)\s?(\d{1,5}(?:[A-Za-z]{1,4}\d{0,3})?(?:[-/+]\s?\d{1,5}[A-Za-z]{0,4})?)\b/gi,
     value: (m) => m[1]!,
   },
   { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g },

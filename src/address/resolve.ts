@@ -153,6 +153,9 @@ export class AddressResolver {
   private readonly formerParentsOf: (code: string) => readonly string[];
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose = new Map<string, number[]>();
+  /** Romanization keys and loose keys of names and aliases, sorted: a span no key starts like ends the span's growth. */
+  private readonly keyList: string[];
+  private readonly looseList: string[];
 
   constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
@@ -174,6 +177,12 @@ export class AddressResolver {
         }
       }
     });
+    const keys = new Set<string>();
+    for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
+    // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
+    for (const key of this.tables.aliasPrefix.keys) if (!hasKhmerLetter(key)) keys.add(romanizationKey([key]));
+    this.keyList = [...keys].sort();
+    this.looseList = [...this.loose.keys()].sort();
   }
 
   /** The unit with this NCDD code. */
@@ -225,6 +234,8 @@ export class AddressResolver {
       for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
         const sub = text.slice(i, j);
+        // No name or alias starts with this: no longer span will match either.
+        if (!hasPrefix(this.tables.khmerPrefix.keys, sub) && !hasPrefix(this.tables.aliasPrefix.keys, sub)) break;
         if (unitWordAt.has(`${i}:${j}`)) continue;
         const exact = this.tables.khmerExact.get(sub);
         const alias = this.tables.aliasExact.get(sub);
@@ -266,6 +277,14 @@ export class AddressResolver {
         if (last.filler) continue;
         const folded = normaliseNumbers(span.map((w) => w.word));
         const c = compact(folded);
+        const key = romanizationKey(folded);
+        // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
+        const keyStem = key.slice(0, -1);
+        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !hasPrefix(this.keyList, keyStem) && !hasPrefix(this.looseList, looseKey(folded).slice(0, -1))) {
+          // Typos are looked for in the spans no spelling explains, up to 4 words.
+          for (let t = b; t <= Math.min(words.length, a + 4) && words[t - 1]!.segment === words[a]!.segment; t++) typoSpans.push([a, t]);
+          break;
+        }
         const hint = this.latinHint(words, a, b);
         if (/^\d+$/.test(c) && hint === null) continue;
         const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
@@ -285,7 +304,6 @@ export class AddressResolver {
         push(this.tables.latinExact.get(c), 'exact');
         push(this.tables.aliasExact.get(c), 'alias');
         if (c.length >= 4) {
-          const key = romanizationKey(folded);
           push(this.tables.keyExact.get(key), 'variant');
           push(this.tables.aliasKey.get(key), 'alias');
           if (!found) {
@@ -464,8 +482,10 @@ export class AddressResolver {
         for (const piece of this.pieces(reading, tokens)) {
           let bestChild = -1;
           let bestDistance = Infinity;
+          const words = piece.khmer ? [] : piece.text.split(' ');
+          const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words) };
           for (const child of children) {
-            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(piece.text, child);
+            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(latin, child);
             if (d < bestDistance) {
               bestDistance = d;
               bestChild = this.indexOf.get(child.code)!;
@@ -553,18 +573,29 @@ export class AddressResolver {
     return best;
   }
 
-  private latinDistance(piece: string, child: Unit): number {
-    const words = piece.split(' ');
-    const c = compact(words);
+  private readonly latinCache = new Map<number, { compacts: string[]; loose: string[] }>();
+  /** A unit's Latin name forms as compared with a piece: compact, and their loose keys (worked out once per unit). */
+  private latinOf(u: number) {
+    let found = this.latinCache.get(u);
+    if (!found) {
+      const { words, core } = latinForms(this.units[u]!.name_latin);
+      const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
+      this.latinCache.set(u, (found = { compacts: forms.map(compact), loose: forms.map(looseKey) }));
+    }
+    return found;
+  }
+
+  private latinDistance(piece: { compact: string; loose: string }, child: Unit): number {
+    const u = this.indexOf.get(child.code)!;
+    const c = piece.compact;
+    if (c.replace(/\D/g, '') !== this.digitsOf(u)) return Infinity;
     const budget = typoBudget(c.length);
-    if (c.replace(/\D/g, '') !== this.digitsOf(this.indexOf.get(child.code)!)) return Infinity;
-    const { words: name, core } = latinForms(child.name_latin);
+    const { compacts, loose } = this.latinOf(u);
     let best = Infinity;
-    for (const form of [name, core]) {
-      if (form.length === 0) continue;
-      if (looseKey(form) === looseKey(words)) best = Math.min(best, 0.5);
+    for (let i = 0; i < compacts.length; i++) {
+      if (loose[i] === piece.loose) best = Math.min(best, 0.5);
       if (budget > 0) {
-        const d = editDistance(c, compact(form), budget);
+        const d = editDistance(c, compacts[i]!, budget);
         if (d <= budget && d < best) best = d;
       }
     }
@@ -750,6 +781,23 @@ export function looseKey(words: readonly string[]): string {
   return romanizationKey(kept.map((w) => w.replace(/ck/g, 'k')))
     .replace(/ar(?=[^a]|$)/g, 'a')
     .replace(/nk(?=[^a]|$)/g, 'n');
+}
+
+/** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
+const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
+
+const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
+
+/** Whether some key of an ascending list starts with `prefix` (binary search). */
+function hasPrefix(sorted: readonly string[], prefix: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.startsWith(prefix);
 }
 
 function overlaps(a: Mention, b: Mention): boolean {
