@@ -451,9 +451,8 @@ export class AddressResolver {
 
   /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
   private rank(readings: readonly Reading[]): Reading[] {
-    const ranked = [...readings].sort((x, y) => y.score - x.score
-      || LEVEL_DEPTH[this.units[x.top.u]!.level] - LEVEL_DEPTH[this.units[y.top.u]!.level]
-      || (this.units[x.top.u]!.code < this.units[y.top.u]!.code ? -1 : 1));
+    // Units are ordered by level then code (see Gazetteer), so their index breaks ties the same way.
+    const ranked = [...readings].sort((x, y) => y.score - x.score || x.top.u - y.top.u);
     // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
     const kept: Reading[] = [];
     for (const r of ranked) {
