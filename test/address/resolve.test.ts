@@ -63,7 +63,8 @@ describe('address resolver: candidate fields', () => {
     const c = top('ភូមិកណ្ដាល ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប')!;
     assert.deepEqual(c.unmatched, ['កណ្ដាល']);
     assert.deepEqual(c.matched.map((m) => m.text), ['ស្វាយដង្គំ', 'សៀមរាប', 'សៀមរាប']);
-    assert.ok(c.confidence < 0.95);
+    // What nothing explained lowers the confidence.
+    assert.ok(c.confidence < top('ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប')!.confidence, String(c.confidence));
   });
 
   it('recognises groups, boreys, national roads and buildings', () => {
