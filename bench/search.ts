@@ -2,7 +2,9 @@
  * Search engine benchmark, in-process: index build time and memory, loading it from a snapshot (what a start of the
  * production build does), then every relevance-suite query timed
  * uncached (the ranking itself) and its p50/p99, then paging through a large result set with and without the
- * ranking cache.
+ * ranking cache, and last hostile queries (issue 14: characters that fold to several letters each, combining marks,
+ * Khmer signs, digits, mixed scripts, 200 characters each, uncached): their worst case per query, and its ratio to
+ * the median of the ordinary queries measured in the same run.
  *
  *   npm run bench:search            (node --expose-gc for the memory figure)
  */
@@ -91,3 +93,47 @@ console.log(`  all runs:         p50 ${us(percentile(all, 50))}  p99 ${us(percen
 console.log(`  per-query median: p50 ${us(percentile(perQuery, 50))}  p99 ${us(percentile(perQuery, 99))}`);
 console.log(`  slowest: ${slowest.map((s) => `${JSON.stringify(s.q)} ${us(s.ms)}`).join(', ')}`);
 console.log(`paging "phum" (${index.search('phum').total} results), per page of 25: uncached ${us(pageRun(index))}, cached ranking ${us(pageRun(cached))}`);
+
+// Hostile queries: 200 characters each from alphabets that expand under NFKD or stress the normalisers.
+const ALPHABETS = [
+  ['ﬃ', 'ﬄ', 'ⅷ', 'ⅻ', '㎉', '℡', '℻', '㍱', 'ﷺ', '㌀', '⒇'],
+  Array.from({ length: 0x70 }, (_, i) => String.fromCharCode(0x300 + i)),
+  Array.from({ length: 0x2a }, (_, i) => String.fromCharCode(0x17b4 + i)),
+  [...'0123456789០១២៣៤៥៦៧៨៩ '],
+  [...'aeiouyxkhpbtd ’-ⅷﬃកខ្ញុំжあ😀'],
+];
+let seed = 14;
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+};
+const hostile: string[] = [];
+for (let n = 0; n < 2000; n++) {
+  const mix = ALPHABETS.filter(() => random() < 0.6);
+  const chars = (mix.length > 0 ? mix : [ALPHABETS[0]!]).flat();
+  hostile.push(Array.from({ length: 200 }, () => chars[Math.floor(random() * chars.length)]).join(''));
+}
+for (const q of hostile.slice(0, 200)) index.search(q);
+// Each query's time is the median of 3 runs, so that a scheduler or GC pause on a shared machine is not taken for
+// the query's own cost.
+const hostileTimes = hostile.map((q) => {
+  const runs = [0, 1, 2].map(() => {
+    const t = performance.now();
+    index.search(q, { limit: 10 });
+    return performance.now() - t;
+  }).sort((a, b) => a - b);
+  return runs[1]!;
+}).sort((a, b) => a - b);
+const worst = hostileTimes.at(-1)!;
+// The reference: ranking an ordinary broad query ("phum", hundreds of results), measured in this run.
+const reference = pageRun(index);
+const HOSTILE_LIMIT = 25;
+console.log(`hostile queries: ${hostile.length} of 200 characters (NFKD-expanding, combining marks, Khmer signs, digits, mixed), uncached, median of 3 runs each`);
+console.log(`  p50 ${us(percentile(hostileTimes, 50))}  p99 ${us(percentile(hostileTimes, 99))}  worst ${us(worst)} ` +
+  `(${(worst / reference).toFixed(1)}× ranking "phum" uncached, limit ${HOSTILE_LIMIT}×; before the fix: about 1.3 s, 5,000×)`);
+if (worst > HOSTILE_LIMIT * reference) {
+  console.error(`FAIL: a hostile query took ${us(worst)}, over ${HOSTILE_LIMIT}× the reference (${us(reference)})`);
+  process.exitCode = 1;
+}

@@ -1,5 +1,6 @@
 /**
- * Builds data/gazetteer.json (and data/REPAIRS.md) from the raw sources in data/sources.
+ * Builds data/gazetteer.json, data/history.json (the unit-events table) and data/REPAIRS.md from the raw sources in
+ * data/sources.
  *
  *   npm run build:data            rebuild and write
  *   npm run build:data -- --check exit 1 if the committed files are not what the sources build
@@ -15,6 +16,8 @@ import { assembleUnits } from './data/assemble.js';
 import { KNOWN_UNREPAIRED, repairUnits } from './data/repairs.js';
 import { readSources, SOURCES_DIR } from './data/sources.js';
 import { validateDataset } from './data/validate.js';
+import { buildHistory, readHistorySources } from './data/history.js';
+import { HISTORY_PATH } from '../src/gazetteer/load.js';
 
 export const REPAIRS_PATH = fileURLToPath(new URL('../data/REPAIRS.md', import.meta.url));
 
@@ -82,10 +85,16 @@ function repairsMarkdown(dataset: Dataset): string {
   ].join('\n');
 }
 
-function main(argv: string[]): number {
+/** The unit-events table, from the built units (async: it reads the NCDD export's xlsx). */
+export async function buildHistoryFile(output: BuildOutput, dir = SOURCES_DIR) {
+  return buildHistory(output.dataset.units, await readHistorySources(dir), output.dataset.version);
+}
+
+async function main(argv: string[]): Promise<number> {
   const started = performance.now();
   const output = buildDataset();
-  const files = [[DATASET_PATH, output.json], [REPAIRS_PATH, output.repairsMarkdown]] as const;
+  const history = await buildHistoryFile(output);
+  const files = [[DATASET_PATH, output.json], [HISTORY_PATH, history.json], [REPAIRS_PATH, output.repairsMarkdown]] as const;
   if (argv.includes('--check')) {
     const stale = files.filter(([path, text]) => {
       try {
@@ -100,15 +109,19 @@ function main(argv: string[]): number {
   for (const [path, text] of files) writeFileSync(path, text);
   const counts = LEVELS.map((level) => `${output.dataset.units.filter((u) => u.level === level).length} ${level}s`);
   console.log(`dataset ${output.dataset.version}: ${counts.join(', ')}; ${output.dataset.repairs.length} repairs; ` +
+    `${history.history.events.length} events, ${history.history.retired.length} retired codes; ` +
     `${(output.json.length / 1e6).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms`);
   return 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  }
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -1,8 +1,10 @@
 /** Starts kh-address: configuration from the environment, the dataset and search index, the key store, then listen. */
 import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
+import { loadGeography } from './geo/geography.js';
 import { buildApp } from './http/app.js';
 import { createDevelopmentKey, openKeys } from './keys/keys.js';
+import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
 
 function printDevelopmentKey(key: string, port: number): void {
@@ -27,10 +29,12 @@ async function main(): Promise<void> {
   const loadedAt = performance.now();
   const { index: search, tables: searchTables } = loadSearchIndex(gazetteer);
   const indexedAt = performance.now();
+  const geo = loadGeography({ boundaryToleranceM: config.geoBoundaryToleranceM, inlandMaxM: config.geoInlandMaxM, outsideMaxM: config.geoOutsideMaxM });
+  const geoAt = performance.now();
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
   const app = await buildApp({
-    gazetteer, search, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
+    gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
     dashboard: { operatorContact: config.operatorContact },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
   app.log.info({ datasetVersion: gazetteer.version, units: gazetteer.units.length, loadedInMs: Math.round(loadedAt) }, 'gazetteer loaded');
   if (searchTables.from === 'snapshot') app.log.info({ loadMs: Math.round(indexedAt - loadedAt) }, 'search index loaded from the build\'s snapshot');
   else app.log.info({ buildMs: Math.round(indexedAt - loadedAt), snapshot: searchTables.snapshot }, 'search index built at start: no usable snapshot');
+  app.log.info({ geometry: geo.version, loadMs: Math.round(geoAt - indexedAt) }, 'geometry loaded and indexed');
   app.log.info({ store: keys.store.kind }, 'key store ready');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish (new ones get 503), write the last usage, close
@@ -53,13 +58,16 @@ async function main(): Promise<void> {
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      // Whatever was counted and not written is lost now: say how much, for the operator's records.
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs, unwrittenRequests: keys.meter.unflushed },
+        `shutdown took too long; exiting with ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     try {
       await app.close();
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown did not complete cleanly');
+      app.log.error({ err: error, unwrittenRequests: keys.meter.unflushed },
+        `shutdown did not complete cleanly; ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exitCode = 1;
     }
   };
@@ -74,6 +82,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error);
+  // A mistake the operator can fix is one clear line (no stack trace); anything else is a bug, shown whole.
+  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error instanceof StoreOpenError ? `key store: ${error.message}` : error);
   process.exitCode = 1;
 });

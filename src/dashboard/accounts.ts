@@ -1,51 +1,34 @@
-/** Dashboard accounts: sign-up, sign-in with a per-email and per-address attempt limit, and server-side sessions. */
+/** Dashboard accounts: sign-up and sign-in within the limits of attempts.ts, and server-side sessions. */
 import { createHash, randomBytes } from 'node:crypto';
 import { type Account, type KeyStore, StoreError } from '../keys/store.js';
+import { SignInLimiter, SignUpLimiter } from './attempts.js';
+import { MAX_PASSWORD_LENGTH, normaliseEmail, type PasswordProblem, passwordProblem } from './inputs.js';
 import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
 
-export const MIN_PASSWORD_LENGTH = 10;
-const MAX_PASSWORD_LENGTH = 200;
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 export const SESSION_DAYS = 14;
 
 /** Why sign-up was refused; sign-in never says more than "bad credentials" (it would tell which emails exist). */
-export type SignUpProblem = 'invalidEmail' | 'shortPassword' | 'emailTaken';
+export type SignUpProblem = 'invalidEmail' | PasswordProblem | 'emailTaken' | 'tooManySignUps';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/**
- * Failed sign-ins per email and per client address, in this process: after 5 failures in 15 minutes the next
- * attempts are refused until the window passes. (Per replica; a shared limit would need the store.)
- */
-export class AttemptLimiter {
-  private readonly failures = new Map<string, number[]>();
-  constructor(private readonly limit = 5, private readonly windowMs = 15 * 60_000) {}
-
-  private recent(key: string, now: number): number[] {
-    const times = (this.failures.get(key) ?? []).filter((t) => t > now - this.windowMs);
-    if (times.length === 0) this.failures.delete(key);
-    else this.failures.set(key, times);
-    return times;
-  }
-
-  blocked(keys: string[], now = Date.now()): boolean {
-    return keys.some((key) => this.recent(key, now).length >= this.limit);
-  }
-
-  fail(keys: string[], now = Date.now()): void {
-    for (const key of keys) this.failures.set(key, [...this.recent(key, now), now]);
-    if (this.failures.size > 100_000) this.failures.clear();
-  }
-}
-
 export class Accounts {
-  readonly attempts = new AttemptLimiter();
+  readonly signIns = new SignInLimiter();
+  readonly signUps = new SignUpLimiter();
   constructor(private readonly store: KeyStore) {}
 
-  async signUp(emailInput: string, password: string): Promise<Account | SignUpProblem> {
-    const email = emailInput.trim().toLowerCase();
-    if (!EMAIL.test(email)) return 'invalidEmail';
-    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) return 'shortPassword';
+  /**
+   * A new account, or why not. Inputs are checked before anything else (no pattern sees an unbounded string, the
+   * store never sees a control character); the address's sign-up allowance is reserved before the password hash.
+   * A taken email costs the same hash as a new one, and says so (see the README: without email verification, a
+   * sign-up that succeeds signs in at once, so a taken email cannot be answered the same way).
+   */
+  async signUp(emailInput: string, password: string, clientAddress: string): Promise<Account | SignUpProblem> {
+    const email = normaliseEmail(emailInput);
+    if (email === undefined) return 'invalidEmail';
+    const problem = passwordProblem(password);
+    if (problem) return problem;
+    if (!this.signUps.reserve(clientAddress)) return 'tooManySignUps';
     const account = { id: `acct_${randomBytes(9).toString('base64url')}`, email, passwordHash: await hashPassword(password), createdAt: new Date().toISOString() };
     try {
       return await this.store.createAccount(account);
@@ -55,15 +38,22 @@ export class Accounts {
     }
   }
 
-  /** The account, or 'blocked' after too many failures, or undefined for bad credentials (same time either way). */
+  /**
+   * The account, or 'blocked' when the attempt limits refuse it, or undefined for bad credentials (the same answer
+   * and time for an unknown email). The guess is reserved before the store is asked or the password verified.
+   */
   async signIn(emailInput: string, password: string, clientAddress: string): Promise<Account | 'blocked' | undefined> {
-    const email = emailInput.trim().toLowerCase();
-    const keys = [`email:${email}`, `ip:${clientAddress}`];
-    if (this.attempts.blocked(keys)) return 'blocked';
+    const email = normaliseEmail(emailInput);
+    // No account can have such an email or password: nothing to look up or verify, nothing guessed.
+    if (email === undefined || password.length === 0 || password.length > MAX_PASSWORD_LENGTH) return undefined;
+    const reservation = this.signIns.reserve(email, clientAddress);
+    if (reservation === 'blocked') return 'blocked';
     const account = await this.store.findAccountByEmail(email);
-    const ok = await verifyPassword(password.slice(0, MAX_PASSWORD_LENGTH), account?.passwordHash ?? DUMMY_HASH);
-    if (account && ok) return account;
-    this.attempts.fail(keys);
+    const ok = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
+    if (account && ok) {
+      this.signIns.succeeded(reservation);
+      return account;
+    }
     return undefined;
   }
 

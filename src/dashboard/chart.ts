@@ -1,19 +1,51 @@
-/** A bar chart of requests per day as inline SVG, drawn on the server: no JavaScript, readable by screen readers. */
+/**
+ * A bar chart of requests per day as inline SVG, drawn on the server: no JavaScript, readable by screen readers.
+ * The vertical axis is labelled with 0 and the busiest day's count, the horizontal one with the first, middle and
+ * last dates (UTC); each bar's title holds its date and count. Without any usage, a sentence says so instead.
+ */
 import { html, type Html } from './html.js';
+import { digits, fill, type Lang, messages } from './i18n.js';
 
-export function dailyChart(days: { day: string; count: number }[], label: string): Html {
-  const width = 600;
-  const height = 160;
-  const max = Math.max(1, ...days.map((d) => d.count));
-  const barWidth = width / days.length;
-  const bars = days.map((d, i) => {
-    const h = Math.round((d.count / max) * (height - 20));
-    return html`<rect x="${(i * barWidth + 1).toFixed(1)}" y="${height - h}" width="${(barWidth - 2).toFixed(1)}" height="${h}"><title>${d.day}: ${d.count}</title></rect>`;
-  });
+const WIDTH = 600;
+const HEIGHT = 180;
+/** Room for the axis labels: left for the counts, bottom for the dates. */
+const LEFT = 44;
+const BOTTOM = 24;
+const TOP = 8;
+
+export function dailyChart(days: { day: string; count: number }[], lang: Lang): Html {
+  const t = messages(lang);
   const total = days.reduce((n, d) => n + d.count, 0);
+  const first = days[0]?.day ?? '';
+  const last = days.at(-1)?.day ?? '';
+  if (total === 0) {
+    return html`<figure class="chart"><p class="chart-empty">${t.chartEmpty}</p>
+  <figcaption>${t.perDay} <span class="muted">(${digits(lang, first)} – ${digits(lang, last)}, ${t.utc})</span></figcaption></figure>`;
+  }
+  const max = Math.max(...days.map((d) => d.count));
+  const plotHeight = HEIGHT - BOTTOM - TOP;
+  const barWidth = (WIDTH - LEFT) / days.length;
+  const bars = days.map((d, i) => {
+    const h = Math.round((d.count / max) * plotHeight);
+    return html`<rect x="${(LEFT + i * barWidth + 1).toFixed(1)}" y="${TOP + plotHeight - h}" width="${(barWidth - 2).toFixed(1)}" height="${h}"><title>${digits(lang, d.day)}: ${digits(lang, d.count)}</title></rect>`;
+  });
+  const middle = days[Math.floor(days.length / 2)]?.day ?? '';
+  const baseline = TOP + plotHeight;
+  const summary = fill(t.chartSummary, { total, max }, lang);
   return html`<figure class="chart">
-  <svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}: ${total}" preserveAspectRatio="none">${bars}</svg>
-  <figcaption>${label} <span class="muted">(${days[0]?.day} – ${days.at(-1)?.day}, max ${max})</span></figcaption>
+  <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${t.perDay}: ${summary}">
+    <g class="axis" aria-hidden="true">
+      <line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${baseline}"></line>
+      <line x1="${LEFT}" y1="${baseline}" x2="${WIDTH}" y2="${baseline}"></line>
+      <text class="y-max" x="${LEFT - 4}" y="${TOP + 10}" text-anchor="end">${digits(lang, max)}</text>
+      <text class="y-zero" x="${LEFT - 4}" y="${baseline}" text-anchor="end">${digits(lang, 0)}</text>
+      <text class="x-first" x="${LEFT}" y="${HEIGHT - 6}" text-anchor="start">${digits(lang, first.slice(5))}</text>
+      <text class="x-middle" x="${LEFT + (WIDTH - LEFT) / 2}" y="${HEIGHT - 6}" text-anchor="middle">${digits(lang, middle.slice(5))}</text>
+      <text class="x-last" x="${WIDTH}" y="${HEIGHT - 6}" text-anchor="end">${digits(lang, last.slice(5))}</text>
+    </g>
+    <g class="bars">${bars}</g>
+  </svg>
+  <figcaption>${t.perDay} <span class="muted">(${digits(lang, first)} – ${digits(lang, last)}, ${t.utc})</span><br>${summary}</figcaption>
 </figure>`;
 }
 

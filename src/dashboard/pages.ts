@@ -2,7 +2,7 @@
 import type { Unit } from '../gazetteer/types.js';
 import type { ApiKeyRecord, Plan } from '../keys/store.js';
 import { html, type Html, trusted } from './html.js';
-import { fill, type Lang, messages } from './i18n.js';
+import { digits, fill, type Lang, messages, planName } from './i18n.js';
 
 const STYLE = trusted(`
 :root { --ink: #1d2433; --muted: #5b6475; --line: #d8dce5; --accent: #0b5cad; --accent-ink: #fff; --bad: #a3261b; --bg: #f6f7f9; }
@@ -32,7 +32,10 @@ table { width: 100%; border-collapse: collapse; } th, td { text-align: left; pad
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 pre { background: #101826; color: #e6edf6; padding: .75rem; border-radius: .35rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .key { font-size: 1.05rem; background: #fff8db; border: 1px dashed #b08900; padding: .5rem; word-break: break-all; }
-.chart svg { width: 100%; height: 160px; fill: var(--accent); background: #fff; border: 1px solid var(--line); }
+.chart svg { width: 100%; height: auto; max-height: 200px; background: #fff; border: 1px solid var(--line); }
+.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 13px; fill: var(--muted); }
+.chart-empty { padding: 1rem; background: #fff; border: 1px dashed var(--line); }
+pre.command { font-size: .8rem; }
 progress { width: 100%; max-width: 28rem; height: 1rem; }
 ul.results { padding-left: 1.2rem; }
 `);
@@ -46,7 +49,24 @@ export interface PageContext {
   path: string;
   /** CSP nonces for the page's inline style and script. */
   nonce?: { script: string; style: string };
+  /** `scheme://host` of this site, for the examples. */
+  origin: string;
+  /** Where developers ask for a higher plan (OPERATOR_CONTACT); empty: no such line is shown. */
+  contact: string;
 }
+
+/** A time from the store (ISO, UTC) as `YYYY-MM-DD HH:MM UTC`, in the page's digits. */
+function when(ctx: PageContext, iso: string): Html {
+  return html`<time datetime="${iso}">${digits(ctx.lang, iso.slice(0, 16).replace('T', ' '))} ${messages(ctx.lang).utc}</time>`;
+}
+
+/** A date from the store (ISO, UTC) as `YYYY-MM-DD UTC`, in the page's digits. */
+function day(ctx: PageContext, iso: string): Html {
+  return html`<time datetime="${iso}">${digits(ctx.lang, iso.slice(0, 10))} ${messages(ctx.lang).utc}</time>`;
+}
+
+/** Text inside single quotes for a POSIX shell. */
+const shellQuote = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;
 
 function switchLanguage(ctx: PageContext): string {
   const [path, query = ''] = ctx.path.split('?');
@@ -67,7 +87,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
 <body>
 <header>
   <a class="brand" href="/">kh-address</a>
-  <nav aria-label="Main">
+  <nav aria-label="${t.mainNav}">
     <a href="/docs">${t.docs}</a>
     <a href="${switchLanguage(ctx)}" lang="${ctx.lang === 'km' ? 'en' : 'km'}">${t.language}</a>
     ${ctx.email
@@ -79,7 +99,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
 <main>
 ${body}
 </main>
-<footer class="muted">Data: NCDD gazetteer (via pumi), MPTC Prakas No. 77 (30 Dec 2025). <a href="/openapi.json">OpenAPI</a></footer>
+<footer class="muted">${t.footer} <a href="/openapi.json">OpenAPI</a></footer>
 </body>
 </html>`}`;
 }
@@ -106,11 +126,12 @@ export function landingPage(ctx: PageContext, query: string, results: SearchResu
   </form>
   ${limited ? html`<p class="error" role="alert">${t.tooManyAttempts}</p>` : ''}
   ${results === undefined ? '' : results.length === 0 ? html`<p>${t.noResults}</p>` : html`<ul class="results" aria-live="polite">${results.map((r) => html`
-    <li><strong>${name(r.unit)}</strong> <span class="muted">${r.unit.unit_type_en}${r.parent ? html`, ${name(r.parent)}` : ''} · ${r.unit.postal_code}</span></li>`)}</ul>
-  <p class="muted">The same with your key: <code>curl -H "x-api-key: $KH_ADDRESS_KEY" "${`/search?q=${encodeURIComponent(query)}`}"</code></p>`}
+    <li><strong>${name(r.unit)}</strong> <span class="muted">${ctx.lang === 'km' ? r.unit.unit_type_km : r.unit.unit_type_en}${r.parent ? html`, ${name(r.parent)}` : ''} · ${digits(ctx.lang, r.unit.postal_code)}</span></li>`)}</ul>
+  <p class="muted">${t.sameWithKey}</p>
+  <pre class="command"><code>curl -G -H "x-api-key: $KH_ADDRESS_KEY" --data-urlencode ${shellQuote(`q=${query}`)} ${shellQuote(`${ctx.origin}/search`)}</code></pre>`}
 </section>
 <p><a class="button" href="/signup">${t.getKey}</a> <a href="/docs">${t.docs}</a></p>
-<p class="muted">${t.freePlan}</p>`;
+<p class="muted">${t.freePlan}${ctx.contact ? ` ${t.higherPlansFromOperator}` : ''}</p>`;
   return layout(ctx, 'kh-address', body);
 }
 
@@ -137,11 +158,13 @@ export interface KeyRow {
   key: ApiKeyRecord;
   plan: Plan;
   used: number;
+  /** Requests counted here but not yet in the store: the key was used since the last write (seconds ago). */
+  usedJustNow: boolean;
   chart: Html;
   resetsOn: string;
 }
 
-export function dashboardPage(ctx: PageContext, rows: KeyRow[], contact: string): string {
+export function dashboardPage(ctx: PageContext, rows: KeyRow[]): string {
   const t = messages(ctx.lang);
   const live = rows.filter((r) => !r.key.revokedAt);
   const body = html`
@@ -155,7 +178,7 @@ export function dashboardPage(ctx: PageContext, rows: KeyRow[], contact: string)
 ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
 <table>
   <thead><tr><th>${t.name}</th><th>${t.prefix}</th><th>${t.plan}</th><th>${t.created}</th><th>${t.lastUsed}</th><th>${t.actions}</th></tr></thead>
-  <tbody>${rows.map(({ key }) => html`
+  <tbody>${rows.map(({ key, usedJustNow }) => html`
     <tr data-key-id="${key.id}">
       <td data-label="${t.name}">
         ${key.revokedAt ? key.name ?? '' : html`<form class="inline" method="post" action="/dashboard/keys/${key.id}/rename">
@@ -164,25 +187,32 @@ ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
           <button class="secondary" type="submit">${t.rename}</button></form>`}
       </td>
       <td data-label="${t.prefix}"><code>${key.prefix}…</code>${key.revokedAt ? html` <strong>${t.revoked}</strong>` : ''}</td>
-      <td data-label="${t.plan}">${key.plan}</td>
-      <td data-label="${t.created}">${key.createdAt.slice(0, 10)}</td>
-      <td data-label="${t.lastUsed}">${key.lastUsedAt ? key.lastUsedAt.slice(0, 16).replace('T', ' ') : t.never}</td>
+      <td data-label="${t.plan}">${planName(ctx.lang, key.plan)}</td>
+      <td data-label="${t.created}">${day(ctx, key.createdAt)}</td>
+      <td data-label="${t.lastUsed}">${usedJustNow ? t.lastFewSeconds : key.lastUsedAt ? when(ctx, key.lastUsedAt) : t.never}</td>
       <td data-label="${t.actions}">${key.revokedAt ? '' : html`<a href="/dashboard/keys/${key.id}/rotate">${t.rotate}</a> · <a href="/dashboard/keys/${key.id}/revoke">${t.revoke}</a>`}</td>
     </tr>`)}</tbody>
 </table>`}
 ${live.map((r) => html`
 <section class="card" aria-labelledby="usage-${r.key.id}">
   <h2 id="usage-${r.key.id}">${t.usage}: <code>${r.key.prefix}…</code> ${r.key.name ?? ''}</h2>
-  <p class="usage-count">${fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota })}</p>
+  <p class="usage-count">${fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota }, ctx.lang)}</p>
   <progress max="${r.plan.monthlyQuota}" value="${Math.min(r.used, r.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
-  <p class="muted">${fill(t.resets, { date: r.resetsOn })}</p>
+  <p class="muted">${fill(t.resets, { date: digits(ctx.lang, r.resetsOn) })}</p>
   ${r.chart}
 </section>`)}
-<p>${t.higherPlan} ${contact ? html`<a href="mailto:${contact}">${contact}</a>` : 'the operator of this service.'}</p>`;
+${ctx.contact ? html`<p>${t.higherPlan} ${contact(ctx.contact)}</p>` : ''}`;
   return layout(ctx, t.yourKeys, body);
 }
 
-export function keyShownPage(ctx: PageContext, key: string, record: ApiKeyRecord, origin: string): string {
+/** OPERATOR_CONTACT as a link: an email address as mailto:, a web address as is, anything else as text. */
+function contact(value: string): Html | string {
+  if (/^[^\s@]+@[^\s@]+$/.test(value)) return html`<a href="mailto:${value}">${value}</a>`;
+  if (/^https?:\/\/\S+$/.test(value)) return html`<a href="${value}">${value}</a>`;
+  return value;
+}
+
+export function keyShownPage(ctx: PageContext, key: string, record: ApiKeyRecord): string {
   const t = messages(ctx.lang);
   const body = html`
 <h1>${t.newKeyTitle}</h1>
@@ -192,8 +222,8 @@ export function keyShownPage(ctx: PageContext, key: string, record: ApiKeyRecord
   <button type="button" id="copy" data-copied="${t.copied}">${t.copy}</button>
   <p>${t.tryWithCurl}</p>
   <pre>export KH_ADDRESS_KEY=${key}
-curl -H "x-api-key: $KH_ADDRESS_KEY" "${origin}/search?q=Battambang"</pre>
-  <p class="muted">${record.id} · ${record.plan}</p>
+curl -H "x-api-key: $KH_ADDRESS_KEY" "${ctx.origin}/search?q=Battambang"</pre>
+  <p class="muted"><code>${record.id}</code> · ${planName(ctx.lang, record.plan)}</p>
 </div>
 <p><a href="/dashboard">${t.back}</a></p>
 <script nonce="${ctx.nonce?.script}">
@@ -218,6 +248,7 @@ export function confirmPage(ctx: PageContext, action: 'revoke' | 'rotate', key: 
   return layout(ctx, action === 'revoke' ? t.revoke : t.rotate, body);
 }
 
-export function messagePage(ctx: PageContext, title: string, text: string): string {
-  return layout(ctx, title, html`<h1>${title}</h1><p>${text}</p><p><a href="/">kh-address</a></p>`);
+export function messagePage(ctx: PageContext, title: string, text: string, back: 'home' | 'dashboard' = 'home'): string {
+  const link = back === 'dashboard' ? html`<a href="/dashboard">${messages(ctx.lang).back}</a>` : html`<a href="/">kh-address</a>`;
+  return layout(ctx, title, html`<h1>${title}</h1><p>${text}</p><p>${link}</p>`);
 }

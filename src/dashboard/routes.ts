@@ -1,8 +1,11 @@
 /**
  * The developer dashboard: landing page with a live search, sign-up, sign-in, sign-out, and the keys and usage of
- * the signed-in developer. Server-rendered HTML; forms carry a CSRF token (@fastify/csrf-protection, secret in a
- * cookie); the session is a random token in an http-only, SameSite=Lax cookie (Secure over HTTPS), stored hashed.
+ * the signed-in developer. Server-rendered HTML. The session is a random token in an http-only, SameSite=Lax cookie
+ * (Secure over HTTPS), stored hashed. Forms carry a CSRF token (@fastify/csrf-protection) made from a per-browser
+ * secret in its own cookie (`__Host-kh_csrf` over HTTPS, `kh_csrf` over plain HTTP) and bound to the session.
+ * Forms are accepted only as application/x-www-form-urlencoded, up to FORM_BODY_LIMIT bytes.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import csrf from '@fastify/csrf-protection';
@@ -13,12 +16,16 @@ import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
-import type { Account, KeyStore } from '../keys/store.js';
+import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
+import { RETRY_AFTER_SECONDS } from '../http/errors.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { Accounts, SESSION_DAYS, type SignUpProblem } from './accounts.js';
 import { dailyChart, lastDays } from './chart.js';
-import { type Lang, messages } from './i18n.js';
+import { fill, type Lang, type MessageKey, messages } from './i18n.js';
+import { isKeyId, keyName } from './inputs.js';
+import { serviceMessages } from './service-messages.js';
 import { confirmPage, credentialsPage, dashboardPage, keyShownPage, landingPage, messagePage, type PageContext } from './pages.js';
+import { OneTimeReveals } from './reveals.js';
 
 export interface DashboardOptions {
   store: KeyStore;
@@ -30,18 +37,41 @@ export interface DashboardOptions {
 }
 
 const SESSION_COOKIE = 'kh_session';
+/** Key changes (create, rename, rotate, revoke) an account may make per minute, in each server process. */
+const KEY_ACTIONS_PER_MINUTE = 10;
 const LANG_COOKIE = 'kh_lang';
+/** The CSRF secret's cookie: `__Host-` over HTTPS (no subdomain can set or shadow it), a plain name over HTTP. */
+const CSRF_COOKIE = { https: '__Host-kh_csrf', http: 'kh_csrf' } as const;
+/** Where the CSRF plugin reads the secret: copied there from the cookie of this request's protocol, never sent. */
+const CSRF_SLOT = 'kh_csrf_secret';
+/** What a dashboard form may weigh: the largest (sign-up) holds at most ~3 KB percent-encoded. */
+export const FORM_BODY_LIMIT = 8 * 1024;
 const HTML = 'text/html; charset=utf-8';
+
+/** An error shown as a page, with a message of the page's language. */
+class PageError extends Error {
+  constructor(readonly statusCode: number, readonly messageKey: MessageKey) {
+    super(messageKey);
+  }
+}
+
+/** The page message for an error of Fastify or a plugin, by status. */
+const MESSAGE_OF_STATUS: Record<number, MessageKey> = { 400: 'badRequest', 403: 'forbidden', 404: 'notFound', 413: 'tooLarge', 415: 'unsupportedForm' };
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 declare module 'fastify' {
   interface FastifyRequest {
     account?: Account;
+    /** The store could not say whose session this is (an outage): public pages show signed out, the rest 503. */
+    sessionUnknown?: boolean;
   }
 }
 
 export async function dashboardRoutes(app: FastifyInstance, options: DashboardOptions): Promise<void> {
   const { store, access, gazetteer, search } = options;
   const accounts = new Accounts(store);
+  const reveals = new OneTimeReveals();
   /** The landing page's live search: a demo, not a free API. Five searches a second per client address. */
   const demoLimiter = new RateLimiter();
 
@@ -53,11 +83,38 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], formAction: ["'self'"], frameAncestors: ["'none'"], imgSrc: ["'self'", 'data:'], upgradeInsecureRequests: null } },
   });
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: 16 * 1024 });
-  await app.register(csrf, { cookieOpts: { httpOnly: true, sameSite: 'lax', path: '/', signed: false } });
+  // Only the encoding the pages' forms send (no JSON, no text), and small: see FORM_BODY_LIMIT.
+  app.removeAllContentTypeParsers();
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
+  await app.register(csrf, {
+    cookieKey: CSRF_SLOT,
+    // The token is an HMAC of the browser's secret and of the session: a token made for one session (or for a
+    // signed-out visitor) is refused in another, even with the same secret cookie. The HMAC key is not secret: the
+    // per-browser secret is.
+    getUserInfo: (request: FastifyRequest) => userInfo(request),
+    csrfOpts: { hmacKey: 'kh-address dashboard forms' },
+  });
   app.decorateRequest('account', undefined);
+  app.decorateRequest('sessionUnknown', false);
+  /** Key changes per account per minute: each costs store writes and, on rotate or revoke, a cache eviction. */
+  const keyActionLimiter = new RateLimiter(60_000);
 
   const secure = (request: FastifyRequest) => request.protocol === 'https';
+  const csrfCookie = (request: FastifyRequest) => (secure(request) ? CSRF_COOKIE.https : CSRF_COOKIE.http);
+  /** What CSRF tokens are bound to: the session (by a hash of its token), or the signed-out state. */
+  const userInfo = (request: FastifyRequest) => {
+    const token = request.cookies[SESSION_COOKIE];
+    return request.account && token ? `session:${sha256(token)}` : 'signed-out';
+  };
+  /** The browser's CSRF secret, made (and its cookie set) on its first page. */
+  const csrfToken = (request: FastifyRequest, reply: FastifyReply): string => {
+    if (!request.cookies[CSRF_SLOT]) {
+      const secret = randomBytes(18).toString('base64url');
+      request.cookies[CSRF_SLOT] = secret;
+      reply.setCookie(csrfCookie(request), secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure(request) });
+    }
+    return reply.generateCsrf({ userInfo: userInfo(request) });
+  };
 
   /** The page language: ?lang= (remembered in a cookie), else the cookie, else English. */
   const langOf = (request: FastifyRequest, reply: FastifyReply): Lang => {
@@ -72,29 +129,60 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const context = async (request: FastifyRequest, reply: FastifyReply): Promise<PageContext> => ({
     lang: langOf(request, reply),
     email: request.account?.email,
-    csrf: reply.generateCsrf(),
+    csrf: csrfToken(request, reply),
     path: request.url,
     nonce: reply.cspNonce,
+    origin: origin(request),
+    contact: options.operatorContact,
   });
+  const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   const page = (reply: FastifyReply, body: string, status = 200) => reply.code(status).type(HTML).header('cache-control', 'no-store').send(body);
 
   app.addHook('onRequest', async (request) => {
-    request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    // The plugin reads the secret from CSRF_SLOT: only ever the cookie of this request's protocol lands there.
+    const secret = request.cookies[csrfCookie(request)];
+    if (secret) request.cookies[CSRF_SLOT] = secret;
+    else delete request.cookies[CSRF_SLOT];
+    try {
+      request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      // Public pages still work (signed out); pages that need the account answer 503 (requireAccount).
+      request.log.warn({ err: error }, 'session lookup failed: the key store is unavailable');
+      request.sessionUnknown = true;
+    }
   });
 
   const requireAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.sessionUnknown) throw new StoreUnavailableError('the session could not be looked up');
     if (!request.account) return reply.redirect('/signin', 303);
+  };
+
+  /** At most KEY_ACTIONS_PER_MINUTE key changes per account (checked and taken before any store call). */
+  const limitKeyActions = async (request: FastifyRequest, reply: FastifyReply) => {
+    const decision = keyActionLimiter.take(request.account!.id, KEY_ACTIONS_PER_MINUTE);
+    if (decision.allowed) return;
+    const ctx = await context(request, reply);
+    reply.header('retry-after', String(decision.resetSeconds));
+    return page(reply, messagePage(ctx, '429', serviceMessages(ctx.lang).tooManyKeyActions), 429);
   };
 
   // Pages of this scope answer errors as pages, not JSON; a missing or stale CSRF token is a 403.
   app.setErrorHandler(async (error, request, reply) => {
+    const ctx = await context(request, reply);
+    if ((error as { statusCode?: number }).statusCode === undefined && isStoreUnavailable(error)) {
+      // An outage of the store (down, stalled, dropped, refusing): say so, in the page's language, and when to retry.
+      request.log.warn({ err: error }, 'dashboard request failed: the key store is unavailable');
+      const t = serviceMessages(ctx.lang);
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return page(reply, messagePage(ctx, t.storeDownTitle, t.storeDown), 503);
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error }, 'dashboard request failed');
-    const ctx = await context(request, reply);
     const t = messages(ctx.lang);
-    const text = status === 403 ? t.forbidden : status < 500 ? (error as Error).message : 'Something went wrong on our side.';
-    return page(reply, messagePage(ctx, String(status), text), status);
+    const key = error instanceof PageError ? error.messageKey : status >= 500 ? 'serverError' : MESSAGE_OF_STATUS[status] ?? 'badRequest';
+    return page(reply, messagePage(ctx, fill(t.errorTitle, { status }, ctx.lang), t[key], key === 'noSuchKey' ? 'dashboard' : 'home'), status);
   });
 
   app.get('/', { schema: { hide: true } }, async (request, reply) => {
@@ -130,28 +218,32 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const form = (request: FastifyRequest) => (request.body ?? {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-  app.post('/signup', { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+  const formRoute = { schema: { hide: true }, bodyLimit: FORM_BODY_LIMIT };
+
+  app.post('/signup', { ...formRoute, preHandler: app.csrfProtection }, async (request, reply) => {
     const { email, password } = form(request);
-    const result = await accounts.signUp(text(email), text(password));
+    const result = await accounts.signUp(text(email), text(password), request.ip);
     if (typeof result === 'string') {
       const ctx = await context(request, reply);
-      return page(reply, credentialsPage(ctx, 'signup', messages(ctx.lang)[result satisfies SignUpProblem], text(email)), 400);
+      const shown = text(email).slice(0, 320);
+      return page(reply, credentialsPage(ctx, 'signup', messages(ctx.lang)[result satisfies SignUpProblem], shown), result === 'tooManySignUps' ? 429 : 400);
     }
     return startSession(request, reply, result);
   });
 
-  app.post('/signin', { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post('/signin', { ...formRoute, preHandler: app.csrfProtection }, async (request, reply) => {
     const { email, password } = form(request);
     const result = await accounts.signIn(text(email), text(password), request.ip);
     if (result === undefined || result === 'blocked') {
       const ctx = await context(request, reply);
       const t = messages(ctx.lang);
-      return page(reply, credentialsPage(ctx, 'signin', result === 'blocked' ? t.tooManyAttempts : t.badCredentials, text(email)), result === 'blocked' ? 429 : 401);
+      const shown = text(email).slice(0, 320);
+      return page(reply, credentialsPage(ctx, 'signin', result === 'blocked' ? t.tooManyAttempts : t.badCredentials, shown), result === 'blocked' ? 429 : 401);
     }
     return startSession(request, reply, result);
   });
 
-  app.post('/signout', { schema: { hide: true }, preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post('/signout', { ...formRoute, preHandler: app.csrfProtection }, async (request, reply) => {
     await accounts.endSession(request.cookies[SESSION_COOKIE]);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return reply.redirect('/', 303);
@@ -160,14 +252,24 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   /** The signed-in developer's key, or a 404 for anybody else's (never says whose it is). */
   const ownKey = async (request: FastifyRequest) => {
     const { id } = request.params as { id: string };
+    // Checked before the store sees it (PostgreSQL refuses a NUL in text with an error, not an empty answer).
+    if (!isKeyId(id)) throw new PageError(404, 'noSuchKey');
     const key = await store.getKey(id);
-    if (!key || key.ownerId !== request.account!.id) throw Object.assign(new Error('No such key.'), { statusCode: 404 });
+    if (!key || key.ownerId !== request.account!.id) throw new PageError(404, 'noSuchKey');
     return key;
+  };
+  /** The form's key name, or a 400 page saying what is wrong with it. */
+  const nameOf = (request: FastifyRequest) => {
+    const result = keyName(text(form(request).name));
+    if (typeof result === 'string') throw new PageError(400, result);
+    return result.name;
   };
   const keyAction = { schema: { hide: true }, preHandler: requireAccount };
   // The CSRF check needs the parsed form: preHandler, not onRequest.
-  const keyForm = { schema: { hide: true }, preHandler: [app.csrfProtection, requireAccount] };
-  const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+  const keyForm = { ...formRoute, preHandler: [app.csrfProtection, requireAccount, limitKeyActions] };
+  /** Shows a new secret once: POST/redirect/GET, so that reloading the page does not make or rotate a key again. */
+  const reveal = (reply: FastifyReply, accountId: string, issued: { key: string; record: ApiKeyRecord }) =>
+    reply.redirect(`/dashboard/keys/new/${reveals.put(accountId, issued)}`, 303);
 
   app.get('/dashboard', keyAction, async (request, reply) => {
     const ctx = await context(request, reply);
@@ -182,29 +284,40 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
       // The store is up to one flush behind: requests counted here but not yet written belong to today.
       const storedThisMonth = days.filter((d) => d.day.slice(0, 7) === today.slice(0, 7)).reduce((n, d) => n + d.count, 0);
       const unwritten = Math.max(0, used - storedThisMonth);
+      // Counted here and not yet written: used since the last write, seconds ago, though the store says otherwise.
+      const usedJustNow = unwritten > 0;
       if (unwritten > 0) {
         const entry = days.find((d) => d.day === today);
         if (entry) entry.count += unwritten;
         else days.push({ day: today, count: unwritten });
       }
       return {
-        key, plan: plans.get(key.plan)!, used,
-        chart: dailyChart(lastDays(today, 30, days), messages(ctx.lang).perDay),
+        key, plan: plans.get(key.plan)!, used, usedJustNow,
+        chart: dailyChart(lastDays(today, 30, days), ctx.lang),
         resetsOn: nextMonthStart(now).toISOString().slice(0, 10),
       };
     }));
-    return page(reply, dashboardPage(ctx, rows, options.operatorContact));
+    return page(reply, dashboardPage(ctx, rows));
   });
 
   app.post('/dashboard/keys', keyForm, async (request, reply) => {
-    const name = text(form(request).name).trim().slice(0, 80) || null;
-    const { key, record } = await createKey(store, { plan: 'free', name, ownerId: request.account!.id });
-    return page(reply, keyShownPage(await context(request, reply), key, record, origin(request)), 201);
+    const name = nameOf(request);
+    return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id }));
+  });
+
+  app.get('/dashboard/keys/new/:handle', keyAction, async (request, reply) => {
+    const issued = reveals.take((request.params as { handle: string }).handle, request.account!.id);
+    const ctx = await context(request, reply);
+    if (!issued) {
+      const t = messages(ctx.lang);
+      return page(reply, messagePage(ctx, t.alreadyShownTitle, t.alreadyShown, 'dashboard'), 410);
+    }
+    return page(reply, keyShownPage(ctx, issued.key, issued.record));
   });
 
   app.post('/dashboard/keys/:id/rename', keyForm, async (request, reply) => {
     const key = await ownKey(request);
-    await store.renameKey(key.id, text(form(request).name).trim().slice(0, 80) || null);
+    await store.renameKey(key.id, nameOf(request));
     return reply.redirect('/dashboard', 303);
   });
 
@@ -217,15 +330,26 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   }
 
   app.post('/dashboard/keys/:id/rotate', keyForm, async (request, reply) => {
-    const { key, record } = await rotateKey(store, (await ownKey(request)).id);
-    access.forgetCachedKeys();
-    return page(reply, keyShownPage(await context(request, reply), key, record, origin(request)));
+    const own = await ownKey(request);
+    // Already revoked (a second tab, a double submit): back to the list, as GET .../rotate answers.
+    if (own.revokedAt) return reply.redirect('/dashboard', 303);
+    let issued;
+    try {
+      issued = await rotateKey(store, own.id);
+    } catch (error) {
+      // Revoked between the read above and the rotation.
+      if (error instanceof StoreError && error.code === 'not_found') return reply.redirect('/dashboard', 303);
+      throw error;
+    }
+    access.forgetKey(own.id);
+    return reveal(reply, request.account!.id, issued);
   });
 
   app.post('/dashboard/keys/:id/revoke', keyForm, async (request, reply) => {
-    await store.revokeKey((await ownKey(request)).id, new Date().toISOString());
+    const { id } = await ownKey(request);
+    await store.revokeKey(id, new Date().toISOString());
     // This process refuses the key at once; other replicas within KEY_CACHE_TTL_MS.
-    access.forgetCachedKeys();
+    access.forgetKey(id);
     return reply.redirect('/dashboard', 303);
   });
 }

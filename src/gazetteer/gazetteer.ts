@@ -1,4 +1,5 @@
-import type { Dataset, Level, Unit } from './types.js';
+import { EMPTY_HISTORY, type FormerName, HistoryIndex } from './history.js';
+import type { Dataset, History, Level, RetiredCode, Unit, UnitEvent } from './types.js';
 
 /** How many units of each lower level lie under a unit (the spec's total_districts, total_communes, total_villages). */
 export interface DescendantCounts {
@@ -49,8 +50,10 @@ export class Gazetteer {
   private readonly codeByPostal = new Map<string, string>();
   private readonly codeByHref = new Map<string, string>();
   private readonly provinceList: Unit[] = [];
+  private readonly past: HistoryIndex;
 
-  constructor(dataset: Dataset) {
+  /** `history` is data/history.json; without it the gazetteer knows no past (every history lookup is empty). */
+  constructor(dataset: Dataset, history: History = EMPTY_HISTORY) {
     this.version = dataset.version;
     // Ordered by code, so parents come before children and every children list comes out ordered.
     this.units = [...dataset.units].sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
@@ -81,6 +84,7 @@ export class Gazetteer {
       if (own.low < parent.low) parent.low = own.low;
       if (own.high > parent.high) parent.high = own.high;
     }
+    this.past = new HistoryIndex(history, (code) => this.byCode(code), (code) => this.ancestors(code).map((u) => u.code));
   }
 
   private entry(code: string): Entry {
@@ -140,5 +144,65 @@ export class Gazetteer {
   postalSpan(code: string): PostalSpan {
     const { low, high } = this.entry(code);
     return { prefix: commonPrefix(low, high), low, high, range: `${low}-${high}` };
+  }
+
+  // ------------------------------------------------------------------------------------------ history
+
+  /** The events of a unit (current or retired code), with their sources, oldest first. */
+  historyOf(code: string): UnitEvent[] {
+    return this.past.historyOf(code);
+  }
+
+  /** True for a code that no longer exists (it was recoded, split or merged); false for a current or unknown code. */
+  isRetired(code: string): boolean {
+    return this.past.isRetired(code);
+  }
+
+  /** A retired code with its name, successors and the reason for them. */
+  retired(code: string): RetiredCode | undefined {
+    return this.past.retired(code);
+  }
+
+  /** The retired code whose UUID this was, if any (a retired unit's id keeps meaning its code). */
+  retiredCodeOfId(id: string): string | undefined {
+    return this.past.retiredCodeOfId(id);
+  }
+
+  /** Today's codes that replaced a retired code; empty for a current or unknown code. */
+  successorsOf(retiredCode: string): string[] {
+    return this.past.successorsOf(retiredCode);
+  }
+
+  /** Codes this unit had before (e.g. 121301 was 120102). */
+  formerCodesOf(code: string): string[] {
+    return this.past.formerCodesOf(code);
+  }
+
+  /**
+   * Codes of units that were this unit's parent (or a higher ancestor) before a reform, nearest level first:
+   * a sangkat now in Khan Boeng Keng Kang (1213) was in Khan Chamkar Mon (1201).
+   */
+  formerParentsOf(code: string): string[] {
+    return this.past.formerParentsOf(code);
+  }
+
+  /** Today's units found by a code they no longer have. */
+  byFormerCode(code: string): Unit[] {
+    return this.past.successorsOf(code).map((c) => this.entry(c).unit);
+  }
+
+  /** Today's units that once had this name (Khmer or Latin; spacing, case and accents ignored). */
+  byFormerName(name: string): { unit: Unit; former: FormerName }[] {
+    return this.past.byFormerName(name).map((former) => ({ unit: this.entry(former.code).unit, former }));
+  }
+
+  /** Every former name, for the search index. */
+  formerNames(): readonly FormerName[] {
+    return this.past.formerNames;
+  }
+
+  /** The version of the history table ('' when none was loaded). */
+  get historyVersion(): string {
+    return this.past.history.version;
   }
 }

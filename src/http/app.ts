@@ -3,6 +3,7 @@ import underPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { Geography } from '../geo/geography.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
@@ -17,19 +18,28 @@ import { clientErrorHandler } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
+import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { geoRoutes } from './features/geo/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
+import { resolveRoutes } from './features/resolve/routes.js';
+import { type AddressResolver, resolverFor } from '../address/resolve.js';
 import { IdentifierError } from './schemas/common.js';
+import { historyRoutes } from './features/history/routes.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
   /** The search index over the gazetteer (built once at start; tests share one). */
   search: SearchIndex;
+  /** The boundaries (reverse geocoding, GET /v1/boundaries); without them those routes are absent. */
+  geo?: Geography;
+  /** The address resolver over the same gazetteer and index (made here when not given; tests share one). */
+  resolver?: AddressResolver;
   /**
    * The API-key gate. The server always passes one; without it the data routes are open and /usage is absent
    * (route tests, and the benchmark's measure of what the gate costs).
@@ -39,8 +49,11 @@ export interface AppOptions {
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
   dashboard?: { operatorContact: string };
-  /** Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS). */
-  trustProxy?: boolean;
+  /**
+   * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
+   * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).
+   */
+  trustProxy?: boolean | number | string[];
   /** Serve Prometheus metrics at /metrics to this bearer token; empty or absent: no /metrics. */
   metricsToken?: string;
   /** Shed load (503) while the event loop lags more than this; 0 turns it off. Default 1000 ms. */
@@ -51,8 +64,18 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/**
+ * Fastify's `trustProxy`, except that a hop count is honoured: Fastify 5 turns a number into "trust nothing" (a hop
+ * count cannot tell the proxy from a client that reached the server directly), which would make `TRUST_PROXY=on`
+ * useless. Hop 0 is the socket's peer: trusting `hops` hops believes the address the last of them saw.
+ */
+function trustProxyOption(trust: AppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust ?? false;
+  return trust > 0 ? (_address, hop) => hop < trust : false;
+}
+
 /** Headers a browser client may read across origins. */
-const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratelimit', 'ratelimit-policy', 'retry-after'];
+const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratelimit', 'ratelimit-policy', 'retry-after', 'x-attribution'];
 
 /**
  * Builds the HTTP app without listening, so tests can `inject()` requests.
@@ -60,11 +83,13 @@ const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratel
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { gazetteer, search, access, store } = options;
+  // Built before the load shedder starts measuring the event loop (about 0.2 s, once per gazetteer and index).
+  const resolver = options.resolver ?? resolverFor(gazetteer, search);
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxyOption(options.trustProxy),
     // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
     requestTimeout: 30_000,
     // Logging every request costs throughput (measured: see the README's Performance section): by default failures
@@ -83,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { refuseUnroutedWrite } = registerErrorHandling(app);
+  registerIntegerParams(app);
   const cors = corsStep({ exposedHeaders: EXPOSED_HEADERS });
   // What every request needs, in one hook rather than one per concern (each hook costs throughput): the correlation
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
@@ -139,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
   const payloads = new PayloadCache(etagFor(API_VERSION, gazetteer.version));
+
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
@@ -148,6 +175,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(historyRoutes, { gazetteer, payloads });
+    if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
+    await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });

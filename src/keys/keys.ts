@@ -17,12 +17,14 @@ export async function openKeys(options: {
   databaseUrl: string;
   usageFlushMs: number;
   keyCacheTtlMs: number;
+  keyStaleMs?: number;
+  storeTimeoutMs?: number;
   onError?: (error: unknown) => void;
 }): Promise<Keys> {
-  const store = await openStore(options.databaseUrl);
+  const store = await openStore(options.databaseUrl, { timeoutMs: options.storeTimeoutMs });
   const meter = new UsageMeter(store, { flushIntervalMs: options.usageFlushMs, onError: options.onError });
   meter.start();
-  const access = new AccessControl(store, meter, { keyCacheTtlMs: options.keyCacheTtlMs });
+  const access = new AccessControl(store, meter, { keyCacheTtlMs: options.keyCacheTtlMs, keyStaleMs: options.keyStaleMs });
   return {
     store,
     meter,

@@ -3,7 +3,8 @@ import pg from 'pg';
 import { monthDays } from './periods.js';
 import { MIGRATIONS } from './migrations.js';
 import {
-  type Account, type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, type Session, StoreError, type UsageIncrement,
+  type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, type KeyWithPlan, type NewKey, type Plan, type Session, StoreError,
+  type UsageIncrement,
 } from './store.js';
 
 /** Arbitrary constant naming the advisory lock that serialises migrations across replicas. */
@@ -38,9 +39,21 @@ export class PostgresStore implements KeyStore {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
 
-  constructor(connectionString: string, poolSize = 10) {
-    // A bounded connect time: with the server down, a request fails in seconds (503), not after the OS's timeout.
-    this.pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 3000 });
+  /**
+   * `timeoutMs` bounds every store call in time, whatever the network does (STORE_TIMEOUT_MS): each query is
+   * abandoned after it on the client (`query_timeout`, and the connection is then discarded, since a query may still
+   * be running on it) and cancelled on the server (`statement_timeout`); a connection takes at most 3 s to open or
+   * to be free in the pool; TCP keep-alive notices a silent peer; the server ends a transaction whose client vanished.
+   */
+  constructor(connectionString: string, { poolSize = 10, timeoutMs = 5000 }: { poolSize?: number; timeoutMs?: number } = {}) {
+    this.pool = new pg.Pool({
+      connectionString, max: poolSize,
+      connectionTimeoutMillis: Math.min(3000, timeoutMs),
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+      idle_in_transaction_session_timeout: Math.max(10_000, 2 * timeoutMs),
+      keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle client losing its connection (server restart) must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }
@@ -51,12 +64,17 @@ export class PostgresStore implements KeyStore {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
+      client.release();
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that timed out or broke is discarded (a late answer would belong to no query); after an error
+      // of SQL the transaction is rolled back and the connection reused.
+      if (isStoreUnavailable(error)) client.release(error as Error);
+      else {
+        const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+        client.release(rolledBack ? undefined : (error as Error));
+      }
       throw error;
-    } finally {
-      client.release();
     }
   }
 

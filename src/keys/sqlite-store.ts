@@ -1,5 +1,5 @@
 /** The embedded store: SQLite through better-sqlite3, in WAL mode. Synchronous underneath, async to its callers. */
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { monthDays } from './periods.js';
@@ -41,7 +41,14 @@ export class SqliteStore implements KeyStore {
    * synchronously: the whole server would stall that long. A usage write that fails is retried at the next flush.
    */
   constructor(readonly path: string, { busyTimeoutMs = 200 }: { busyTimeoutMs?: number } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      // A file SQLite cannot write still opens (read-only) and even starts, in WAL mode, with nothing to migrate: then
+      // every usage write fails. Refuse it at start instead (EACCES, EPERM for an immutable file, EROFS), and a
+      // folder where the -wal and -shm files cannot be made.
+      accessSync(dirname(path), constants.W_OK);
+      if (existsSync(path)) accessSync(path, constants.W_OK);
+    }
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL is durable across process crashes in WAL mode (not power loss): what the usage bound assumes.

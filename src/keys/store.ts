@@ -114,12 +114,29 @@ export interface KeyStore {
   deleteSession(tokenHash: string): Promise<void>;
 }
 
-/** Whether an error means the store is unreachable (down, restarting, refusing connections), not a bad query. */
+/**
+ * The store failed where the request cannot go on without it (admission): always a 503 with Retry-After, whatever
+ * the cause (down, stalled, dropped database, refused credentials, missing table...). The cause is kept for the log.
+ */
+export class StoreUnavailableError extends Error {
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(cause: unknown) {
+    super(`key store unavailable: ${String((cause as Error)?.message ?? cause).slice(0, 200)}`, { cause });
+  }
+}
+
+/**
+ * Whether an error means the store cannot serve now (down, restarting, refusing, stalled, dropped or misconfigured),
+ * not a bad query of ours: such errors are a 503 with Retry-After, never a 500.
+ */
 export function isStoreUnavailable(error: unknown): boolean {
-  const code = String((error as { code?: unknown }).code ?? '');
-  // pg: connection failures and server shutdown (class 08, 57P0x); SQLite: busy/locked, read-only, I/O errors.
-  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|08\w{3}|57P0\d|SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL)\w*)$/.test(code)
-    || /Connection terminated|connection timeout|Client has encountered a connection error|pool is closed|database connection is not open/i.test(String((error as Error)?.message));
+  if (error instanceof StoreUnavailableError) return true;
+  const code = String((error as { code?: unknown })?.code ?? '');
+  // pg: connection failures (08), shutdown and cancellations such as statement_timeout (57), missing database
+  // (3D000), credentials (28), resources such as too many connections (53), a missing table (42P01: a dropped or
+  // never migrated schema), read-only transactions on a standby (25006); SQLite: busy/locked, read-only, I/O errors.
+  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|08\w{3}|57\w{3}|3D000|28\w{3}|53\w{3}|42P01|25006|SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL|CORRUPT|NOTADB)\w*)$/.test(code)
+    || /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|pool is closed|database connection is not open|store call timed out/i.test(String((error as Error)?.message));
 }
 
 export const FREE_PLAN: Plan = { name: 'free', monthlyQuota: 1000, perSecond: 5 };

@@ -35,10 +35,21 @@ const LEADING_UNIT_WORDS = [['reach', 'theani'], ['khaet'], ['khet'], ['khan'], 
 const TRAILING_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village', 'municipality', 'city', 'capital', 'quarter',
   'section', 'khan', 'krong', 'srok', 'khum', 'sangkat', 'phum', 'town']);
 
-/** Lowercase ASCII words: diacritics dropped, apostrophes joined (L'ak -> lak), other punctuation splits. */
+/**
+ * Most characters of a text folded, and of its NFKD form. One character can decompose to up to 18 (U+FDFA), and
+ * ﬃ, ⅷ, ㎉ or ℡ to 3 or 4 Latin letters: without a cap, 200 such characters made 700-letter words. A name in any
+ * script, with every diacritic decomposed, is far below this.
+ */
+export const MAX_FOLDED_LENGTH = 400;
+
+/**
+ * Lowercase ASCII words: diacritics dropped, apostrophes joined (L'ak -> lak), other punctuation splits. Only the
+ * first MAX_FOLDED_LENGTH characters of the text, and of its decomposition, are read.
+ */
 export function foldWords(text: string): string[] {
-  return asciiDigits(text)
+  return asciiDigits(text.length > MAX_FOLDED_LENGTH ? text.slice(0, MAX_FOLDED_LENGTH) : text)
     .normalize('NFKD')
+    .slice(0, MAX_FOLDED_LENGTH)
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/['’‘`ʼ]/g, '')

@@ -101,6 +101,12 @@ interface Ranked {
   tiers: Uint8Array;
 }
 
+/**
+ * Longest query read, in UTF-16 code units: the API's 200 characters, each possibly outside the BMP. Anything
+ * longer is cut here, so that the work of a query is bounded whoever calls the engine.
+ */
+export const MAX_QUERY_UNITS = 400;
+
 /** Rankings kept for paging (the most recently used). */
 const DEFAULT_CACHE_SIZE = 512;
 
@@ -159,7 +165,7 @@ export class SearchIndex {
 
   /** One page of the ranked results for a query; `total` counts them all. */
   search(query: string, { offset = 0, limit = 10 }: { offset?: number; limit?: number } = {}): SearchPage {
-    const ranked = this.ranked(query);
+    const ranked = this.ranked(query.length > MAX_QUERY_UNITS ? query.slice(0, MAX_QUERY_UNITS) : query);
     const hits: SearchHit[] = [];
     for (let i = offset; i < Math.min(offset + limit, ranked.units.length); i++) {
       hits.push({ unit: this.units[ranked.units[i]!]!, match: TIERS[ranked.tiers[i]!]!.kind });

@@ -47,6 +47,9 @@ export function deletions(word: string, depth: number): Set<string> {
   return out;
 }
 
+/** Deletions made by `TypoIndex.near` since the process started: the work typo matching costs (tests bound it). */
+export const typoWork = { deletions: 0 };
+
 /** 32-bit FNV-1a hash of a string's UTF-16 code units. */
 export function hash32(text: string): number {
   let hash = 0x811c9dc5;
@@ -75,12 +78,19 @@ function lowerBound(sorted: Uint32Array, value: number): number {
  * that only adds a candidate, and every candidate is checked with editDistance.
  */
 export class TypoIndex {
+  /** Length of the longest indexed word: a query word longer than this plus its budget can match none. */
+  readonly longest: number;
+
   /**
    * `words`: the indexed words; `hashes`: the hash of every deletion of every word, ascending, and `wordAt` the
    * position in `words` of the word it comes from (as `TypoIndex.of` builds them); `maxDepth` caps the edits indexed
    * (and so the memory) below what the budget would allow.
    */
-  constructor(readonly words: readonly string[], readonly hashes: Uint32Array, readonly wordAt: Int32Array, readonly maxDepth: number) {}
+  constructor(readonly words: readonly string[], readonly hashes: Uint32Array, readonly wordAt: Int32Array, readonly maxDepth: number) {
+    let longest = 0;
+    for (const word of words) if (word.length > longest) longest = word.length;
+    this.longest = longest;
+  }
 
   /** Indexes a vocabulary. */
   static of(vocabulary: Iterable<string>, maxDepth = 2): TypoIndex {
@@ -101,12 +111,19 @@ export class TypoIndex {
     return new TypoIndex(words, Uint32Array.from(order, (i) => hashes[i]!), Int32Array.from(order, (i) => wordAt[i]!), maxDepth);
   }
 
-  /** Vocabulary words within the query word's budget, the word itself excluded. */
+  /**
+   * Vocabulary words within the query word's budget, the word itself excluded. A word longer than the longest
+   * indexed word plus the budget is within no word's reach and is not looked at: the deletions of a word of length L
+   * number about L²/2, so without this bound a 700-letter word (a query of 200 characters that each fold to several
+   * letters, e.g. ﬃ or ㎉) cost seconds. With it, at most (longest + 2)²/2 deletions are made.
+   */
   near(word: string): string[] {
     const budget = Math.min(typoBudget(word.length), this.maxDepth);
-    if (budget === 0) return [];
+    if (budget === 0 || word.length - budget > this.longest) return [];
     const found = new Set<string>();
-    for (const deleted of deletions(word, budget)) {
+    const neighbourhood = deletions(word, budget);
+    typoWork.deletions += neighbourhood.size;
+    for (const deleted of neighbourhood) {
       const hash = hash32(deleted);
       for (let i = lowerBound(this.hashes, hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
         const candidate = this.words[this.wordAt[i]!]!;

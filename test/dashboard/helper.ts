@@ -14,11 +14,12 @@ export interface DashboardApp {
   close(): Promise<void>;
 }
 
-export async function dashboardApp(options: { trustProxy?: boolean } = {}): Promise<DashboardApp> {
-  const { store, close } = await freshStore('sqlite');
+export async function dashboardApp(options: { trustProxy?: boolean; metricsToken?: string; store?: 'sqlite' | 'postgres'; operatorContact?: string } = {}): Promise<DashboardApp> {
+  const { store, close } = await freshStore(options.store ?? 'sqlite');
   const meter = new UsageMeter(store, { flushIntervalMs: 60_000 });
   const access = new AccessControl(store, meter, { keyCacheTtlMs: 10_000 });
-  const app = await buildApp({ ...appOptions(), access, store, dashboard: { operatorContact: 'api@example.org' }, trustProxy: options.trustProxy });
+  const dashboard = { operatorContact: options.operatorContact ?? 'api@example.org' };
+  const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy, metricsToken: options.metricsToken });
   return { app, store, access, close: async () => { await app.close(); await meter.stop(); await close(); } };
 }
 
@@ -39,8 +40,8 @@ export class Client {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  async get(url: string): Promise<LightMyRequestResponse> {
-    const response = await this.app.inject({ method: 'GET', url, headers: { ...this.headers, cookie: this.cookieHeader() } });
+  async get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({ method: 'GET', url, headers: { ...this.headers, ...headers, cookie: this.cookieHeader() } });
     this.remember(response);
     this.lastPage = response.body;
     return response;
@@ -51,11 +52,11 @@ export class Client {
     return /name="_csrf" value="([^"]+)"/.exec(this.lastPage)?.[1] ?? '';
   }
 
-  async post(url: string, fields: Record<string, string>, { csrf = true }: { csrf?: boolean } = {}): Promise<LightMyRequestResponse> {
+  async post(url: string, fields: Record<string, string>, { csrf = true, headers = {} }: { csrf?: boolean; headers?: Record<string, string> } = {}): Promise<LightMyRequestResponse> {
     const body = new URLSearchParams({ ...(csrf ? { _csrf: this.csrf() } : {}), ...fields }).toString();
     const response = await this.app.inject({
       method: 'POST', url, payload: body,
-      headers: { ...this.headers, cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { ...this.headers, ...headers, cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
     });
     this.remember(response);
     if (response.headers['content-type']?.toString().startsWith('text/html')) this.lastPage = response.body;
@@ -65,6 +66,23 @@ export class Client {
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
   }
+
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+}
+
+/**
+ * Posts a create (or rotate) form and follows the redirect to the page that shows the new secret once: the secret,
+ * the POST's response and the shown page.
+ */
+export async function issueKey(client: Client, url: string, fields: Record<string, string> = {}): Promise<{ key: string; post: LightMyRequestResponse; shown: LightMyRequestResponse }> {
+  const post = await client.post(url, fields);
+  if (post.statusCode !== 303) throw new Error(`${url}: ${post.statusCode} ${post.body.slice(0, 300)}`);
+  const shown = await client.get(String(post.headers.location));
+  const key = /id="new-key">(khk_\w+)</.exec(shown.body)?.[1];
+  if (!key) throw new Error(`${url}: no key shown at ${post.headers.location}: ${shown.statusCode} ${shown.body.slice(0, 300)}`);
+  return { key, post, shown };
 }
 
 /** Signs up a new developer and returns the client, signed in. */

@@ -11,6 +11,7 @@ export const TAGS = {
   hierarchy: 'Hierarchy (identifier-based)',
   v1: 'Hierarchy (code-based, /v1)',
   search: 'Search and postal codes',
+  geo: 'Geography',
   account: 'Your key',
   service: 'Service',
 } as const;
@@ -30,7 +31,8 @@ Every data request needs an API key in the \`x-api-key\` header. The free plan a
 Errors use the envelope of their shape with a stable \`error.code\`: \`invalid_request\` (400), \`missing_api_key\` and
 \`invalid_api_key\` (401), \`not_found\` (404), \`method_not_allowed\` (405), \`quota_exceeded\` and \`rate_limited\`
 (429, with \`Retry-After\`), \`internal_error\` (500). Unknown query parameters are rejected with 400 (a misspelt
-\`lang\` would otherwise silently answer in English); a repeated parameter is a 400 too.
+\`lang\` would otherwise silently answer in English); a repeated parameter is a 400 too. Integer parameters
+(\`page\`, \`pageSize\`) are plain decimal digits: \`+1\`, \`1e3\`, \`0x10\`, \`1.0\`, \` 1\` or \`Infinity\` are a 400.
 
 Every response carries \`x-correlation-id\` (yours, from \`x-correlation-id\` or \`x-request-id\`, if it is 1-128
 characters of \`A-Za-z0-9._~:/+=-\`; else a new UUID) and \`x-dataset-version\`. Data responses carry a weak \`ETag\`
@@ -69,6 +71,9 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
         { name: TAGS.v1, description: 'The same hierarchy by NCDD code, both names in every record.' },
         { name: TAGS.account, description: 'The plan and usage of the key you call with.' },
         { name: TAGS.search, description: 'Find places by name in Khmer or Latin script (any common romanization, typos tolerated) or by postal code, and resolve a postal code.' },
+        { name: TAGS.geo, description: 'Which commune a point is in, and the boundary of every province, district and commune. '
+          + 'Boundaries: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries, CC BY 4.0: attribution required '
+          + '(in every such response: the `attribution` field and the `x-attribution` header).' },
         { name: TAGS.service, description: 'Health and documentation.' },
       ],
     },

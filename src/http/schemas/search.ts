@@ -22,8 +22,10 @@ const q = Type.String({
     + '(2 to 6 digits, ASCII or Khmer, matched as a prefix). Must contain a non-space character.',
   examples: ['Battambang'],
 });
-const page = Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1.' });
-const pageSize = Type.Integer({ minimum: 1, maximum: 100, default: 10, description: 'Results per page, 1 to 100.' });
+/** How every integer parameter must be written (enforced by src/http/plugins/integer-params.ts). */
+const DIGITS_ONLY = 'Plain decimal digits only: `+1`, `1e3`, `0x10`, `1.0`, ` 1` or `Infinity` are a 400.';
+const page = Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, from 1 to ${MAX_PAGE}. ${DIGITS_ONLY}`, examples: [1] });
+const pageSize = Type.Integer({ minimum: 1, maximum: 100, default: 10, description: `Results per page, 1 to 100. ${DIGITS_ONLY}`, examples: [10] });
 
 export const SearchQuery = Type.Object({ q, lang: Type.Optional(Lang), page: Type.Optional(page), pageSize: Type.Optional(pageSize) },
   { additionalProperties: false });

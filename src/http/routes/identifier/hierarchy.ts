@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
-import { invalidRequest, notFound } from '../../errors.js';
+import { invalidRequest, notFound, unitById } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { identifierPresenters, type Lang } from '../../presenters/identifier.js';
@@ -33,11 +33,8 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) =>
     payloads.sendIdentifier(reply, `detail|${unit.code}|${lang}`, () => present.detail(unit, lang));
 
-  const find = (id: string, level: Level): Unit => {
-    const unit = gazetteer.byId(id);
-    if (!unit || unit.level !== level) throw notFound(`No ${level} has id ${id}.`);
-    return unit;
-  };
+  // The id of a retired unit answers 410 Gone with its successors.
+  const find = (id: string, level: Level): Unit => unitById(gazetteer, id, level);
 
   typed.get('/provinces', {
     schema: {

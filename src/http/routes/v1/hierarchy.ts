@@ -8,7 +8,7 @@ import { Type, type TSchema } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import { CODE_LENGTH } from '../../../gazetteer/types.js';
-import { notFound } from '../../errors.js';
+import { unitByCode } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { v1Record } from '../../presenters/v1.js';
@@ -24,11 +24,8 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
   /** The cached `{ status, data }` body listing these units. */
   const success = (reply: FastifyReply, key: string, units: () => readonly Unit[]) =>
     payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: units().map(v1Record) }));
-  const find = (code: string, level: Level): Unit => {
-    const unit = gazetteer.byCode(code);
-    if (!unit || unit.level !== level) throw notFound(`No ${level} has code ${code}.`);
-    return unit;
-  };
+  // A retired code answers 410 Gone with its successors.
+  const find = (code: string, level: Level): Unit => unitByCode(gazetteer, code, level);
   const codeParams = (name: string, level: Level) =>
     Type.Object({ [name]: { ...NcddCode(CODE_LENGTH[level], level), examples: [{ province: '12', district: '1201', commune: '120101', village: '12010101' }[level]] } },
       { additionalProperties: false });
