@@ -115,6 +115,24 @@ describe('address evaluation set', () => {
     assert.ok(small.length <= 2, `categories under 20 cases: ${small.join(', ')}`);
   });
 
+  it('matches the counts the README gives, so the documentation cannot drift from the file', () => {
+    const readme = readFileSync(new URL('eval-cases.README.md', import.meta.url), 'utf8');
+    const documented = new Map<string, number>();
+    for (const m of readme.matchAll(/^\| `([a-z-]+)` \| (\d+) \|/gmu)) documented.set(m[1]!, Number(m[2]));
+    assert.deepEqual([...documented.keys()].sort(), [...CATEGORIES].sort());
+    for (const category of CATEGORIES) {
+      assert.equal(cases.filter((c) => c.category === category).length, documented.get(category), category);
+    }
+    const total = readme.match(/^## Counts \((\d+) cases, (\d+) in Khmer script, (\d+) mixed, (\d+) Latin\)$/mu);
+    assert.ok(total, 'README counts heading');
+    assert.deepEqual(total.slice(1).map(Number), [
+      cases.length,
+      cases.filter((c) => c.script === 'km').length,
+      cases.filter((c) => c.script === 'mixed').length,
+      cases.filter((c) => c.script === 'latn').length,
+    ]);
+  });
+
   it('keeps every source url pinned: GitHub files at a commit, never a moving branch', () => {
     for (const c of cases) {
       if (c.source.url.startsWith('https://github.com/')) assert.match(c.source.url, /\/blob\/[0-9a-f]{40}\//u, c.id);
