@@ -163,8 +163,7 @@ export class AddressResolver {
     if (this.tables.order.length !== this.units.length) throw new Error('the search index is for other units');
     this.units.forEach((unit, i) => this.indexOf.set(unit.code, i));
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
-    const fromGazetteer = (gazetteer as unknown as { formerParentsOf?: (code: string) => readonly string[] }).formerParentsOf;
-    this.formerParentsOf = options.formerParentsOf ?? (fromGazetteer ? fromGazetteer.bind(gazetteer) : () => []);
+    this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.units.forEach((unit, u) => {
       for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
         const { words, core } = latinForms(name);
@@ -183,6 +182,30 @@ export class AddressResolver {
     for (const key of this.tables.aliasPrefix.keys) if (!hasKhmerLetter(key)) keys.add(romanizationKey([key]));
     this.keyList = [...keys].sort();
     this.looseList = [...this.loose.keys()].sort();
+  }
+
+  /**
+   * Former parents from the gazetteer's unit history, and also those a unit's former codes spell out: an NCDD code
+   * starts with its parent's (121307 was 120107, so it was in 1201), which covers reforms the history table lists
+   * only as recodings. Worked out once per unit.
+   */
+  private historyParents(): (code: string) => readonly string[] {
+    const history = this.gazetteer as unknown as { formerParentsOf?: (code: string) => string[]; formerCodesOf?: (code: string) => string[] };
+    const cache = new Map<string, readonly string[]>();
+    return (code) => {
+      let found = cache.get(code);
+      if (found === undefined) {
+        const parents = new Set(history.formerParentsOf?.(code) ?? []);
+        for (const former of history.formerCodesOf?.(code) ?? []) {
+          for (let length = 2; length < former.length; length += 2) {
+            const prefix = former.slice(0, length);
+            if (this.gazetteer.byCode(prefix)) parents.add(prefix);
+          }
+        }
+        cache.set(code, (found = [...parents]));
+      }
+      return found;
+    };
   }
 
   /** The unit with this NCDD code. */
@@ -241,6 +264,9 @@ export class AddressResolver {
         const alias = this.tables.aliasExact.get(sub);
         if (!exact && !alias) continue;
         const hint = hintAt.get(i) ?? null;
+        // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
+        const before = run.unitWords.find((w) => w.end === i);
+        const other = before ? hintAt.get(before.start) ?? null : null;
         const edge = clean[i] && clean[j] ? 1 : PARTIAL;
         const chars = j - i;
         const seen = new Set<number>();
@@ -248,7 +274,8 @@ export class AddressResolver {
           for (const u of units ?? []) {
             if (seen.has(u)) continue;
             seen.add(u);
-            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, hint, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
+            const h = other !== null && other === this.units[u]!.level ? other : hint;
+            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
           }
         };
         push(exact, 'exact');
