@@ -4,7 +4,7 @@ import { loadGazetteer } from './gazetteer/load.js';
 import { loadGeography } from './geo/geography.js';
 import { buildApp } from './http/app.js';
 import { ensureDemoKey } from './keys/demo-key.js';
-import { createDevelopmentKey, openKeys } from './keys/keys.js';
+import { createDevelopmentKey, DEVELOPMENT_PLAN, openKeys } from './keys/keys.js';
 import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
 
@@ -16,9 +16,9 @@ function printDevelopmentKey(key: string, port: number): void {
     '',
     `   ${key}`,
     '',
-    ' It is on the free plan (1,000 requests a month). Try it:',
-    `   export KH_ADDRESS_KEY=${key}`,
-    `   curl -H "x-api-key: $KH_ADDRESS_KEY" http://127.0.0.1:${port}/provinces`,
+    ` It is on the development plan (${DEVELOPMENT_PLAN.monthlyQuota.toLocaleString('en')} requests a month, ${DEVELOPMENT_PLAN.perSecond} a second), for exploring. Try it:`,
+    `   export KH_ADDRESS_KEY=${key} BASE=http://127.0.0.1:${port}`,
+    '   curl -H "x-api-key: $KH_ADDRESS_KEY" "$BASE/provinces"',
     ' Keep it secret. Set DEV_KEY=off to never create one (production).',
     line,
   ].join('\n'));
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const app = await buildApp({
     widget: { demoKey: () => demoKey },
     gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
-    dashboard: { operatorContact: config.operatorContact },
+    dashboard: { operatorContact: config.operatorContact, maxKeysPerAccount: config.maxKeysPerAccount },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     logRequests: config.logRequests,

@@ -1,6 +1,7 @@
 /**
  * Admission of a request by its API key: the key's form (checksum, no store lookup), the key itself (cached), the
- * monthly quota, then the per-second limit. Every admitted request is counted; refused ones are not.
+ * monthly quota, then the per-second limit, both those of the key's quota holder (its account: see quotaHolderOf).
+ * Every admitted request is counted; refused ones are not.
  *
  * Hot path: once a key is cached and its monthly total known, admission is synchronous and allocates little (no
  * hashing, no date formatting: measured as a quarter of the server's time before).
@@ -8,7 +9,7 @@
 import { hashKey, isWellFormedKey } from './key-format.js';
 import { PeriodClock } from './periods.js';
 import { RateLimiter } from './rate-limiter.js';
-import { type KeyStore, type KeyWithPlan, StoreUnavailableError } from './store.js';
+import { type KeyStore, type KeyWithPlan, quotaHolderOf, StoreUnavailableError } from './store.js';
 import type { UsageMeter } from './usage-meter.js';
 
 /** The state of a key's limits after this request, for the RateLimit headers and /usage. */
@@ -159,7 +160,7 @@ export class AccessControl {
         const refused = checkOrigin(cached.key, originOf);
         if (refused) return refused;
       }
-      if (this.meter.isLoaded(cached.key.id, usagePeriod)) return this.decide(cached.key, usagePeriod);
+      if (this.meter.isLoaded(quotaHolderOf(cached.key), usagePeriod)) return this.decide(cached.key, usagePeriod);
       return this.admitSlowly(header, cached.key, originOf);
     }
     if (!isWellFormedKey(header)) return INVALID;
@@ -174,7 +175,7 @@ export class AccessControl {
       if (refused) return refused;
     }
     try {
-      await this.meter.load(key.id);
+      await this.meter.load(quotaHolderOf(key));
     } catch (error) {
       throw new StoreUnavailableError(error);
     }
@@ -189,8 +190,9 @@ export class AccessControl {
   admitMore(key: KeyWithPlan, extra: number): boolean {
     if (extra <= 0) return true;
     const quota = key.limits.monthlyQuota;
-    if (this.meter.used(key.id) + extra > quota) return false;
-    for (let i = 0; i < extra; i++) this.meter.count(key.id, quota);
+    const holder = quotaHolderOf(key);
+    if (this.meter.used(holder) + extra > quota) return false;
+    for (let i = 0; i < extra; i++) this.meter.countFor(key.id, holder, quota);
     return true;
   }
 
@@ -198,7 +200,9 @@ export class AccessControl {
   private decide(key: KeyWithPlan, usagePeriod = this.meter.period()): Admission {
     const nowMs = this.options.now?.().getTime() ?? Date.now();
     const period = this.clock.at(nowMs);
-    const used = this.meter.used(key.id, usagePeriod);
+    // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
+    const holder = quotaHolderOf(key);
+    const used = this.meter.used(holder, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
@@ -208,11 +212,11 @@ export class AccessControl {
       const limits = { monthly, perSecond: { quota: perSecond, remaining: 0, resetSeconds: 1 }, used };
       return { outcome: 'quota_exceeded', key, limits, retryAfter: period.resetSeconds };
     }
-    const rate = this.limiter.take(key.id, perSecond, nowMs);
+    const rate = this.limiter.take(holder, perSecond, nowMs);
     const rateState = { quota: perSecond, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
     if (!rate.allowed) return { outcome: 'rate_limited', key, limits: { monthly, perSecond: rateState, used }, retryAfter: rate.resetSeconds };
 
-    this.meter.count(key.id, monthlyQuota);
+    this.meter.countFor(key.id, holder, monthlyQuota);
     if (++this.admittedSincePrune >= 10_000) {
       this.admittedSincePrune = 0;
       this.limiter.prune(nowMs);

@@ -10,13 +10,18 @@ export interface IssuedKey {
 
 /**
  * `origins` (canonical, see ./origins.ts): makes a browser key served only to those origins; without it, a secret key.
+ * `limits.maxLiveKeysPerOwner`: refuse (StoreError 'limit') when the owner already has that many live keys.
  */
-export async function createKey(store: KeyStore, { plan = 'free', name = null, ownerId = null, origins = null }:
-  { plan?: string; name?: string | null; ownerId?: string | null; origins?: string[] | null } = {}): Promise<IssuedKey> {
+export async function createKey(
+  store: KeyStore,
+  { plan = 'free', name = null, ownerId = null, origins = null }:
+    { plan?: string; name?: string | null; ownerId?: string | null; origins?: string[] | null } = {},
+  limits: { maxLiveKeysPerOwner?: number } = {},
+): Promise<IssuedKey> {
   const key = generateKey(origins ? 'browser' : 'secret');
   const record = await store.createKey({
     id: newKeyId(), hash: hashKey(key), prefix: displayPrefix(key), name, plan, ownerId, createdAt: new Date().toISOString(), allowedOrigins: origins,
-  });
+  }, limits);
   return { record, key };
 }
 
