@@ -26,17 +26,26 @@ export function normalizeOrigin(text: string): string | undefined {
   return url.origin;
 }
 
-/** The canonical list of origins for a key: every entry valid, no duplicates, 1 to MAX_ORIGINS of them; else a message. */
-export function parseOrigins(texts: readonly string[]): { origins: string[] } | { problem: string } {
+export type OriginProblem = { problem: string; reason: 'notAnOrigin'; value: string } | { problem: string; reason: 'noOrigin' | 'tooManyOrigins' };
+
+/**
+ * The canonical list of origins for a key: every entry valid, no duplicates, 1 to MAX_ORIGINS of them; else the
+ * problem (`problem` in English for the CLI, `reason` and `value` for pages in other languages).
+ */
+export function parseOrigins(texts: readonly string[]): { origins: string[] } | OriginProblem {
   const origins: string[] = [];
   for (const text of texts) {
     if (text.trim() === '') continue;
     const origin = normalizeOrigin(text);
-    if (!origin) return { problem: `not an origin: ${JSON.stringify(text.slice(0, MAX_ORIGIN_LENGTH))} (write scheme://host[:port], e.g. https://shop.example.com or http://localhost:5173)` };
+    if (!origin) {
+      const value = text.slice(0, MAX_ORIGIN_LENGTH);
+      return { reason: 'notAnOrigin', value,
+        problem: `not an origin: ${JSON.stringify(value)} (write scheme://host[:port], e.g. https://shop.example.com or http://localhost:5173)` };
+    }
     if (!origins.includes(origin)) origins.push(origin);
   }
-  if (origins.length === 0) return { problem: 'a browser key needs at least one allowed origin' };
-  if (origins.length > MAX_ORIGINS) return { problem: `a browser key lists at most ${MAX_ORIGINS} origins` };
+  if (origins.length === 0) return { reason: 'noOrigin', problem: 'a browser key needs at least one allowed origin' };
+  if (origins.length > MAX_ORIGINS) return { reason: 'tooManyOrigins', problem: `a browser key lists at most ${MAX_ORIGINS} origins` };
   return { origins };
 }
 
