@@ -570,11 +570,28 @@ export class KhAddressPicker extends HTMLElement {
     this._timer = setTimeout(() => this._enqueue(() => this._search(q)), 250);
   }
 
+  /** Names first (/v1/search); a whole address that names no single unit ("Phum 1, Sangkat ..., Khan ...") is resolved (/v1/resolve). */
   async _search(q) {
-    const data = await this._get(`/v1/search?q=${encodeURIComponent(q)}&pageSize=20`);
-    if (this._input.value.trim().slice(0, 200) !== q) return;
     const levels = this._levels;
-    this._results = data.filter((r) => levels.includes(r.level)).slice(0, 10);
+    const current = () => this._input.value.trim().slice(0, 200) === q;
+    let results = (await this._get(`/v1/search?q=${encodeURIComponent(q)}&pageSize=20`)).filter((r) => levels.includes(r.level));
+    if (!current()) return;
+    if (results.length === 0 && /\S\s+\S/.test(q)) {
+      const deepest = levels[levels.length - 1];
+      const seen = new Set();
+      results = [];
+      for (const candidate of await this._get(`/v1/resolve?q=${encodeURIComponent(q)}`)) {
+        // A unit below the levels asked for stands for its ancestor at the deepest level asked (a village's commune).
+        const unit = levels.includes(candidate.level) ? candidate
+          : candidate[deepest] && { ...candidate[deepest], level: deepest, postal_code: deepest === 'commune' ? candidate.postal_code : '' };
+        if (unit && !seen.has(unit.code)) {
+          seen.add(unit.code);
+          results.push(unit);
+        }
+      }
+      if (!current()) return;
+    }
+    this._results = results.slice(0, 10);
     this._active = -1;
     this._showList();
   }
@@ -583,7 +600,8 @@ export class KhAddressPicker extends HTMLElement {
     const t = this._t;
     const items = this._results.map((unit, index) => {
       const item = el('li', { id: `${this._id}-option-${index}`, role: 'option', part: 'option', 'aria-selected': 'false', 'data-index': String(index) });
-      item.append(this._describe(unit.level, unit), ' ', el('small', {}, `· ${unit.postal_code}`));
+      item.append(this._describe(unit.level, unit));
+      if (unit.postal_code) item.append(' ', el('small', {}, `· ${unit.postal_code}`));
       return item;
     });
     if (items.length === 0) items.push(el('li', { role: 'option', 'aria-disabled': 'true', 'aria-selected': 'false', part: 'option' }, t.noResults));
