@@ -5,6 +5,13 @@ import { asciiDigits, compact, foldWords, latinForms, normaliseNumbers, romaniza
 const key = (text: string) => romanizationKey(latinForms(text).core);
 
 describe('Latin normalisation', () => {
+  it('treats words that are names of Object\'s members as words (no prototype lookup: GET /?q=constructor was a 500)', () => {
+    for (const word of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) {
+      assert.deepEqual(normaliseNumbers([word]), [word]);
+      assert.equal(typeof romanizationKey(latinForms(`Phum ${word}`).words), 'string');
+    }
+  });
+
   it('folds case, diacritics, apostrophes, hyphens and spacing', () => {
     assert.deepEqual(foldWords('Kratié'), ['kratie']);
     assert.deepEqual(foldWords("Tuek L'ak"), ['tuek', 'lak']);
