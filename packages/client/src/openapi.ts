@@ -11377,8 +11377,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/geo+json": string;
-                    "application/json": string;
+                    "application/geo+json": {
+                        /** @description Cite this when you use the data. */
+                        attribution: string;
+                        /** @description How many units the file holds. */
+                        count: number;
+                        /** @enum {string} */
+                        dataset: "kh-address";
+                        features: {
+                            geometry: Record<string, never> | null;
+                            id: string;
+                            properties: Record<string, never>;
+                            /** @enum {string} */
+                            type: "Feature";
+                        }[];
+                        geometry_note: string;
+                        /**
+                         * @description The level the file holds, or all.
+                         * @enum {unknown}
+                         */
+                        level: "province" | "district" | "commune" | "village" | "all";
+                        licence: string;
+                        /** @enum {string} */
+                        type: "FeatureCollection";
+                        /** @description The dataset version (also in the file name). */
+                        version: string;
+                    };
+                    "application/json": {
+                        /** @description Cite this when you use the data. */
+                        attribution: string;
+                        columns: string[];
+                        /** @description How many units the file holds. */
+                        count: number;
+                        /** @enum {string} */
+                        dataset: "kh-address";
+                        /**
+                         * @description The level the file holds, or all.
+                         * @enum {unknown}
+                         */
+                        level: "province" | "district" | "commune" | "village" | "all";
+                        licence: string;
+                        units: {
+                            code: string | number | null;
+                            href: string | number | null;
+                            id: string | number | null;
+                            iso3166_2: string | number | null;
+                            lat: string | number | null;
+                            level: string | number | null;
+                            lng: string | number | null;
+                            name_km: string | number | null;
+                            name_latin: string | number | null;
+                            name_ungegn: string | number | null;
+                            parent_code: string | number | null;
+                            postal_code: string | number | null;
+                            slug: string | number | null;
+                            type: string | number | null;
+                            unit_type_en: string | number | null;
+                            unit_type_km: string | number | null;
+                            unit_type_latin: string | number | null;
+                        }[];
+                        /** @description The dataset version (also in the file name). */
+                        version: string;
+                    };
                     "text/csv": string;
                 };
             };

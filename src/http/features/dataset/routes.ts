@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DOWNLOAD_FORMATS, type DownloadFormat, downloadFile } from '../../../gazetteer/downloads.js';
+import { EXPORT_COLUMNS } from '../../../gazetteer/export.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import { boundaryFeature } from '../../../geo/boundaries.js';
 import type { Geography } from '../../../geo/geography.js';
@@ -25,7 +26,23 @@ export const DatasetQuery = Type.Object({
   level: Type.Optional(Type.Enum(LEVELS, { description: 'Only this level; all four levels (25 + 210 + 1,652 + 14,578 units) when absent.' })),
 }, { additionalProperties: false });
 
-const FileBody = Type.String({ description: 'The file.' });
+const FileMeta = {
+  dataset: Type.Literal('kh-address'),
+  version: Type.String({ description: 'The dataset version (also in the file name).' }),
+  level: Type.Enum([...LEVELS, 'all'], { description: 'The level the file holds, or all.' }),
+  count: Type.Integer({ minimum: 0, description: 'How many units the file holds.' }),
+  licence: Type.String(),
+  attribution: Type.String({ description: 'Cite this when you use the data.' }),
+};
+const ExportRecord = Type.Object(Object.fromEntries(EXPORT_COLUMNS.map((column) => [column, Type.Union([Type.String(), Type.Number(), Type.Null()])])),
+  { description: 'A unit: the columns of the CLI export.' });
+const DatasetJson = Type.Object({ ...FileMeta, columns: Type.Array(Type.String()), units: Type.Array(ExportRecord) },
+  { description: 'format=json: the units, one per line, with the version, licence and attribution.' });
+const DatasetGeoJson = Type.Object({
+  type: Type.Literal('FeatureCollection'), ...FileMeta, geometry_note: Type.String(),
+  features: Type.Array(Type.Object({ type: Type.Literal('Feature'), id: Type.String(), geometry: Type.Union([Type.Object({}), Type.Null()]), properties: Type.Object({}) })),
+}, { description: 'format=geojson: boundaries (MultiPolygon) of provinces, districts and communes, villages as Points.' });
+const DatasetCsv = Type.String({ description: 'format=csv: RFC 4180 with a header row; the last column is dataset_version.' });
 
 /** Downloads are the same for a dataset version: clients may keep them a day, then revalidate with If-None-Match. */
 const CACHE_CONTROL = 'private, max-age=86400';
@@ -59,9 +76,9 @@ export async function datasetRoutes(app: FastifyInstance, { gazetteer, geo }: { 
         200: {
           description: 'The file, as an attachment.',
           content: {
-            'application/json': { schema: { ...FileBody, description: 'format=json' } },
-            'text/csv': { schema: { ...FileBody, description: 'format=csv' } },
-            'application/geo+json': { schema: { ...FileBody, description: 'format=geojson' } },
+            'application/json': { schema: DatasetJson },
+            'text/csv': { schema: DatasetCsv },
+            'application/geo+json': { schema: DatasetGeoJson },
           },
         },
         304: NotModified,
