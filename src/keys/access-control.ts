@@ -173,12 +173,19 @@ export class AccessControl {
     return true;
   }
 
-  /** `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. */
-  private decide(key: KeyWithPlan, usagePeriod = this.meter.period()): Admission {
-    const nowMs = this.options.now?.().getTime() ?? Date.now();
-    const period = this.clock.at(nowMs);
+  /**
+   * `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. Synchronous except
+   * when this process has used its block of the holder's quota (see UsageMeter.blockUsed): then it first waits for a
+   * write, which brings the other replicas' counts, and decides again (at most twice; then on what it knows).
+   */
+  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), waits = 0): Admission | Promise<Admission> {
     // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
     const holder = quotaHolderOf(key);
+    if (waits < 2 && this.meter.blockUsed(holder, key.limits.monthlyQuota, usagePeriod)) {
+      return this.meter.sync().then((synced) => this.decide(key, this.meter.period(), synced ? waits + 1 : 2));
+    }
+    const nowMs = this.options.now?.().getTime() ?? Date.now();
+    const period = this.clock.at(nowMs);
     const used = this.meter.used(holder, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
