@@ -176,18 +176,20 @@ export class AccessControl {
   /**
    * `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. Synchronous except
    * when this process has used its block of the holder's quota (see UsageMeter.blockUsed): then it first waits for a
-   * write, which brings the other replicas' counts, and decides again (at most twice; then on what it knows).
+   * write, which brings the other replicas' counts, and decides again; if the write fails (the store is down), it
+   * decides on what it knows (`blocks: false`), as known keys keep working during an outage.
    */
-  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), waits = 0): Admission | Promise<Admission> {
+  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true): Admission | Promise<Admission> {
     // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
     const holder = quotaHolderOf(key);
-    if (waits < 2 && this.meter.blockUsed(holder, key.limits.monthlyQuota, usagePeriod)) {
-      return this.meter.sync().then((synced) => this.decide(key, this.meter.period(), synced ? waits + 1 : 2));
+    const used = this.meter.used(holder, usagePeriod);
+    const { monthlyQuota, perSecond } = key.limits;
+    if (blocks && used < monthlyQuota && this.meter.blockUsed(holder, monthlyQuota, usagePeriod)) {
+      // Each write lets at least one more request through (a block is never empty): this ends.
+      return this.meter.sync().then((synced) => this.decide(key, this.meter.period(), synced));
     }
     const nowMs = this.options.now?.().getTime() ?? Date.now();
     const period = this.clock.at(nowMs);
-    const used = this.meter.used(holder, usagePeriod);
-    const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
       windowSeconds: period.windowSeconds, resetsAt: period.resetsAt,
