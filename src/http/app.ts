@@ -9,24 +9,28 @@ import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
-import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
+import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
-import { deferredChildLogger } from './request-logger.js';
+import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
-import { clientErrorHandler } from './plugins/client-errors.js';
+import { clientErrorHandler, refuseConnect } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { datasetRoutes } from './features/dataset/routes.js';
+import { widgetRoutes } from './features/widget/routes.js';
 import { geoRoutes } from './features/geo/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
+import { resolveRoutes } from './features/resolve/routes.js';
+import { type AddressResolver, resolverFor } from '../address/resolve.js';
 import { IdentifierError } from './schemas/common.js';
 import { historyRoutes } from './features/history/routes.js';
 
@@ -36,6 +40,8 @@ export interface AppOptions {
   search: SearchIndex;
   /** The boundaries (reverse geocoding, GET /v1/boundaries); without them those routes are absent. */
   geo?: Geography;
+  /** The address resolver over the same gazetteer and index (made here when not given; tests share one). */
+  resolver?: AddressResolver;
   /**
    * The API-key gate. The server always passes one; without it the data routes are open and /usage is absent
    * (route tests, and the benchmark's measure of what the gate costs).
@@ -56,6 +62,8 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** Log every request and response (pino, with the correlation id). Off by default: it costs throughput. */
   logRequests?: boolean;
+  /** The picker's demo page: the browser key it shows (made at start for the service's own origins), if any. */
+  widget?: { demoKey: () => string | undefined };
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -79,10 +87,17 @@ const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratel
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { gazetteer, search, access, store } = options;
+  // Built before the load shedder starts measuring the event loop (about 0.2 s, once per gazetteer and index).
+  const resolver = options.resolver ?? resolverFor(gazetteer, search);
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
+  const logger = options.logger;
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Requests are logged with their URL redacted of anything shaped like a key (request-logger.ts).
+    logger: logger && typeof logger === 'object' ? { ...logger, serializers: { req: serializeRequest, ...logger.serializers } } : logger ?? false,
+    // A request without Host is answered by the onRequest hook below in the JSON envelope, not by Node with an
+    // empty 400.
+    http: { requireHostHeader: false },
     trustProxy: trustProxyOption(options.trustProxy),
     // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
     requestTimeout: 30_000,
@@ -96,8 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
     // (These requests never reach the onRequest hook, hence the explicit stamp.)
+    // The message names the URL shortened, as the 404 does (Fastify's own echoes up to 16 KiB of it).
     frameworkErrors: (error, request, reply) =>
-      sendError(request, stampHeaders(request, reply), invalidRequest(`Malformed request: ${error.message}`)),
+      sendError(request, stampHeaders(request, reply), invalidRequest(error.code === 'FST_ERR_BAD_URL'
+        ? `Malformed request: the URL ${quotePath(request.url.split('?', 1)[0]!)} is not valid (a bad percent-escape or invalid UTF-8).`
+        : 'Malformed request.')),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -108,8 +126,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
   app.addHook('onRequest', (request, reply, done) => {
     stampHeaders(request, reply);
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      sendError(request, reply, invalidRequest('The Host header is required in HTTP/1.1.', [{ in: 'header', parameter: 'host', message: 'is required' }]));
+      return;
+    }
     if (!cors(request, reply) && !refuseUnroutedWrite(request, reply)) done();
   });
+  app.server.on('connect', refuseConnect);
   const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {
@@ -159,18 +182,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
   const payloads = new PayloadCache(etagFor(API_VERSION, gazetteer.version));
+
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
       await data.register(usageRoutes, { access });
     }
     await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
-    await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
+    await data.register(identifierSearchRoutes, { gazetteer, search, resolver, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
-    await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(v1SearchRoutes, { search, resolver, payloads });
+    await data.register(datasetRoutes, { gazetteer });
     await data.register(historyRoutes, { gazetteer, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
+    await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
+  await app.register(widgetRoutes, { demoKey: options.widget?.demoKey ?? (() => undefined) });
   if (options.dashboard && access && store) {
     await app.register(dashboardRoutes, { store, access, gazetteer, search, ...options.dashboard });
   }

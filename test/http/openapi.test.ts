@@ -39,6 +39,9 @@ const DATA_PATHS = [
   '/search',
   '/lookup/{postcode}',
   '/v1/search',
+  '/resolve',
+  '/v1/resolve',
+  '/v1/validate',
 ];
 /** Open routes about the service itself, not its data. */
 const SERVICE_PATHS = ['/health', '/ready'];
@@ -99,13 +102,17 @@ describe('GET /openapi.json', async () => {
     }
   });
 
-  it('leaves the documentation routes and the CORS preflight route out, and documents only GET', () => {
+  it('leaves the documentation routes and the CORS preflight route out, and documents only GET (and the batch resolve POST)', () => {
     for (const path of Object.keys(doc.paths)) {
       assert.ok(!path.startsWith('/docs') && path !== '/openapi.json' && path !== '/*' && path !== '/{*}', `${path} is documented`);
     }
     for (const [path, item] of Object.entries(doc.paths)) {
-      assert.deepEqual(Object.keys(item), ['get'], `${path} documents ${Object.keys(item).join(', ')}`);
+      // POST /v1/resolve is the one non-GET route: a batch of addresses that does not fit in a URL; it only reads.
+      const methods = path === '/v1/resolve' ? ['get', 'post'] : ['get'];
+      assert.deepEqual(Object.keys(item), methods, `${path} documents ${Object.keys(item).join(', ')}`);
     }
+    const batch = (doc.paths['/v1/resolve'] as { post: { description: string } }).post;
+    assert.match(batch.description, /reads, never writes/);
   });
 
   it('gives every data operation a unique operationId, a 200 and the 400/404/500 errors', () => {
