@@ -242,7 +242,8 @@ export class AccessControl {
   chargeMore(key: KeyWithPlan, extra: number): { ok: true; limits: LimitState } | { ok: false; limits: LimitState; retryAfter: number } {
     const usagePeriod = this.meter.period();
     const period = this.clock.at(this.options.now?.().getTime() ?? Date.now());
-    const used = this.meter.used(key.id, usagePeriod);
+    const holder = quotaHolderOf(key);
+    const used = this.meter.used(holder, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
@@ -250,7 +251,7 @@ export class AccessControl {
     };
     const perSecondState = { quota: perSecond, remaining: 0, resetSeconds: 1 };
     if (used + extra > monthlyQuota) return { ok: false, limits: { monthly, perSecond: perSecondState, used }, retryAfter: period.resetSeconds };
-    for (let i = 0; i < extra; i++) this.meter.count(key.id, monthlyQuota);
+    for (let i = 0; i < extra; i++) this.meter.countFor(key.id, holder, monthlyQuota);
     monthly.remaining -= extra;
     return { ok: true, limits: { monthly, perSecond: perSecondState, used: used + extra } };
   }
