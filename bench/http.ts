@@ -38,6 +38,8 @@ const { values: flags } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string', multiple: true },
     rounds: { type: 'string' },
+    'max-rounds': { type: 'string' },
+    precision: { type: 'string' },
     seconds: { type: 'string' },
     warmup: { type: 'string' },
     pipelining: { type: 'string' },
@@ -51,6 +53,9 @@ const SETTINGS = {
   connections: Number(flags.connections ?? 100),
   pipelining: Number(flags.pipelining ?? 10),
   rounds: Number(flags.rounds ?? (quick ? 1 : 5)),
+  /** More rounds, up to this, while the 95% interval of a median ratio is wider than `precision`. */
+  maxRounds: Number(flags['max-rounds'] ?? flags.rounds ?? (quick ? 1 : 9)),
+  precision: Number(flags.precision ?? 0.06),
   seconds: Number(flags.seconds ?? (quick ? 1 : 3)),
   warmupSeconds: Number(flags.warmup ?? (quick ? 0.5 : 2)),
   startups: flags.only ? 0 : quick ? 1 : 3,
@@ -61,6 +66,28 @@ const root = new URL('..', import.meta.url).pathname;
 /** Node's flags in `npm start` (package.json): every server runs as production does, references included. */
 const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
   .split(/\s+/).filter((word) => word.startsWith('--'));
+/**
+ * A distribution-free 95% confidence interval for the median of `values` (order statistics, binomial ranks):
+ * [x(j), x(n+1-j)] for the largest j whose coverage is still >= 95%; with fewer than 6 values, [min, max]
+ * (94% for 5, 88% for 4).
+ */
+function medianInterval(values: number[]): [number, number] | [] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  if (!n) return [];
+  let cumulative = 0; // P(X <= j - 1), X ~ Binomial(n, 1/2)
+  let coefficient = 1;
+  let j = 1;
+  for (let k = 0; k < n; k++) {
+    cumulative += coefficient / 2 ** n;
+    coefficient = (coefficient * (n - k)) / (k + 1);
+    if (1 - 2 * cumulative < 0.95) break;
+    j = k + 2;
+  }
+  j = Math.min(Math.max(1, j - 1), Math.ceil(n / 2));
+  return [sorted[j - 1]!, sorted[n - j]!];
+}
+
 const median = (values: number[]) => {
   if (!values.length) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -378,7 +405,19 @@ async function main(): Promise<void> {
     const load = scenario.load ?? { connections: SETTINGS.connections, pipelining: SETTINGS.pipelining };
     for (const c of contenders) await cannon(c.server, c.requests, SETTINGS.warmupSeconds, load);
     const rounds: Record<string, Run>[] = [];
-    for (let round = 0; round < SETTINGS.rounds; round++) {
+    // At least `rounds` rounds; then more, up to `maxRounds`, while the 95% interval of the median ratio against
+    // the main reference (req/s or CPU per request) is wider than `precision`.
+    const main = references[0]!.kind;
+    const width = (values: number[]) => {
+      const interval = medianInterval(values);
+      return interval.length ? interval[1] - interval[0] : Number.POSITIVE_INFINITY;
+    };
+    for (let round = 0; round < SETTINGS.maxRounds; round++) {
+      if (round >= SETTINGS.rounds) {
+        const paired = rounds.filter((r) => r['kh-address']!.requests > 0 && r[main]!.requests > 0);
+        if (width(paired.map((r) => r['kh-address']!.rps / r[main]!.rps)) <= SETTINGS.precision
+          && width(paired.map((r) => r[main]!.cpuUs / r['kh-address']!.cpuUs)) <= SETTINGS.precision) break;
+      }
       const order = round % 2 === 0 ? contenders : [...contenders].reverse();
       const runs: Record<string, Run> = {};
       for (const c of order) runs[c.kind] = await cannon(c.server, c.requests, SETTINGS.seconds, load);
@@ -403,8 +442,8 @@ async function main(): Promise<void> {
       return {
         kind, ...summary(kind),
         rounds: paired.length,
-        ratio: median(ratios), ratioRange: ratios.length ? [Math.min(...ratios), Math.max(...ratios)] : [],
-        cpuRatio: median(cpuRatios), cpuRatioRange: cpuRatios.length ? [Math.min(...cpuRatios), Math.max(...cpuRatios)] : [],
+        ratio: median(ratios), ratioInterval: medianInterval(ratios), ratioRange: ratios.length ? [Math.min(...ratios), Math.max(...ratios)] : [],
+        cpuRatio: median(cpuRatios), cpuRatioInterval: medianInterval(cpuRatios), cpuRatioRange: cpuRatios.length ? [Math.min(...cpuRatios), Math.max(...cpuRatios)] : [],
       };
     });
     const errors = rounds.reduce((n, r) => n + r['kh-address']!.errors, 0);
@@ -424,8 +463,8 @@ async function main(): Promise<void> {
       rounds: rounds.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, { rps: Math.round(v.rps), cpuUs: Number(v.cpuUs.toFixed(1)) }]))),
     };
     rows.push(row);
-    console.error(`  ${scenario.name}: ${against.map((a) => `${pct(a.ratio)} of ${a.kind} req/s (${range(a.ratioRange)}), ${pct(a.cpuRatio)} of its CPU per request `
-      + `(${range(a.cpuRatioRange)})`).join('; ')}${errors ? ` errors=${errors}` : ''}${unexpectedText ? ` unexpected statuses: ${unexpectedText}` : ''}`);
+    console.error(`  ${scenario.name}: ${against.map((a) => `${pct(a.ratio)} of ${a.kind} req/s (${range(a.ratioInterval)}), ${pct(a.cpuRatio)} of its CPU per request `
+      + `(${range(a.cpuRatioInterval)})`).join('; ')}${errors ? ` errors=${errors}` : ''}${unexpectedText ? ` unexpected statuses: ${unexpectedText}` : ''}`);
   }
 
   targetRss.stop();
@@ -458,9 +497,11 @@ async function main(): Promise<void> {
 
   const num = (n: number, width = 7) => n.toFixed(0).padStart(width);
   console.log(`\nkh-address benchmark (${report.mode}) on ${machine.cpu} x ${machine.cores}, ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtEnd.join(' ')}`);
-  console.log(`${SETTINGS.connections} connections, pipelining ${SETTINGS.pipelining}; ${SETTINGS.rounds} interleaved round(s) of ${SETTINGS.seconds} s after ${SETTINGS.warmupSeconds} s warm-up; `
-    + `${pins ? `servers on CPU ${pins.serverCpu}, load generator on CPU ${pins.loadCpu}` : 'not pinned'}; medians of per-round ratios (range)\n`);
-  console.log('ratio: kh-address req/s / reference req/s, per round; CPU ratio: reference CPU µs per request / kh-address\'s (its share of one core\'s capacity)\n');
+  console.log(`${SETTINGS.connections} connections, pipelining ${SETTINGS.pipelining}; ${SETTINGS.rounds} to ${SETTINGS.maxRounds} interleaved rounds of ${SETTINGS.seconds} s `
+    + `(more while a median's 95% interval is wider than ${SETTINGS.precision * 100} points) after ${SETTINGS.warmupSeconds} s warm-up; `
+    + `${pins ? `servers on CPU ${pins.serverCpu}, load generator on CPU ${pins.loadCpu}` : 'not pinned'}\n`);
+  console.log('ratio: kh-address req/s / reference req/s; CPU ratio: reference CPU µs per request / kh-address\'s (its share of one core\'s capacity).');
+  console.log('Both: median of the per-round ratios, (95% interval of that median).\n');
   console.log(`${'scenario / reference'.padEnd(38)} ${'req/s'.padStart(7)} ${'ratio (range)'.padStart(14)} ${'CPU µs/req'.padStart(10)} ${'CPU ratio (range)'.padStart(18)} ${'p50/p99 ms'.padStart(11)}`);
   const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
   for (const r of rows) {
@@ -470,8 +511,8 @@ async function main(): Promise<void> {
     console.log(`${r.scenario.padEnd(38)} ${num(r.service.rps)} ${''.padStart(14)} ${fixed(r.service.cpuUsPerRequest).padStart(10)} ${''.padStart(18)} ${`${r.service.p50}/${r.service.p99}`.padStart(11)}`
       + `${verdict}${extra}${load}${r.errors ? ` errors=${r.errors}` : ''}${Object.keys(r.unexpectedStatuses).length ? ` unexpected statuses: ${JSON.stringify(r.unexpectedStatuses)}` : ''}`);
     for (const a of r.references) {
-      console.log(`${`  vs ${a.kind}`.padEnd(38)} ${num(a.rps)} ${`${pct(a.ratio)} (${range(a.ratioRange)})`.padStart(14)} ${fixed(a.cpuUsPerRequest).padStart(10)} `
-        + `${`${pct(a.cpuRatio)} (${range(a.cpuRatioRange)})`.padStart(18)} ${`${a.p50}/${a.p99}`.padStart(11)}`
+      console.log(`${`  vs ${a.kind}`.padEnd(38)} ${num(a.rps)} ${`${pct(a.ratio)} (${range(a.ratioInterval)})`.padStart(14)} ${fixed(a.cpuUsPerRequest).padStart(10)} `
+        + `${`${pct(a.cpuRatio)} (${range(a.cpuRatioInterval)})`.padStart(18)} ${`${a.p50}/${a.p99}`.padStart(11)}`
         + `  generator ${pct(a.loadGeneratorCpu)} of a core${a.loadGeneratorCpu > 0.9 ? ' (saturated: ratio understated)' : ''}`);
     }
   }
