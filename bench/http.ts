@@ -131,7 +131,7 @@ interface Server {
 /** Where the servers' logs go (stdout and stderr), shown when something fails. */
 let logDir = os.tmpdir();
 
-async function start(name: string, args: string[], env: Record<string, string>, probe: { path: string; headers?: Record<string, string> }): Promise<Server> {
+async function start(name: string, args: string[], env: Record<string, string>, probe: { path: string; headers?: Record<string, string>; status?: number }): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -145,7 +145,7 @@ async function start(name: string, args: string[], env: Record<string, string>, 
     try {
       const response = await fetch(url + probe.path, { headers: probe.headers });
       await response.arrayBuffer();
-      if (response.status === 200) return { name, url, child, pid: child.pid!, readyMs: performance.now() - started };
+      if (response.status === (probe.status ?? 200)) return { name, url, child, pid: child.pid!, readyMs: performance.now() - started };
     } catch {
       // not listening yet
     }
@@ -373,8 +373,7 @@ async function main(): Promise<void> {
 
   // Every request of every scenario answers as expected before anything is measured; static answers are captured
   // (exact bytes) for the same-bytes reference.
-  const captured: { status: number; headers: Record<string, string>; body: string }[] = [];
-  const replayIndex = new Map<Scenario, number>();
+  const captured = new Map<Scenario, { method: string; url: string; status: number; headers: Record<string, string>; body: string }>();
   for (const scenario of scenarios) {
     for (const [i, request] of scenario.requests.entries()) {
       const response = await fetch(target.url + request.path!, { method: request.method, headers: request.headers as Record<string, string>, body: request.body as string | undefined });
@@ -382,22 +381,29 @@ async function main(): Promise<void> {
       if (response.status !== scenario.expectStatus) throw new Error(`${scenario.name}: ${request.method} ${request.path} answered ${response.status}: ${body.toString().slice(0, 300)}`);
       if (i === 0 && scenario.static) {
         const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name)));
-        replayIndex.set(scenario, captured.length);
-        captured.push({ status: response.status, headers, body: body.toString('base64') });
+        captured.set(scenario, { method: request.method!, url: new URL(request.path!, target.url).pathname, status: response.status, headers, body: body.toString('base64') });
       }
     }
   }
-  const responsesFile = join(dir, 'responses.json');
-  writeFileSync(responsesFile, JSON.stringify(captured));
-  const sameBytes = SETTINGS.sameBytes && captured.length ? await start('same bytes', ['bench/same-bytes-server.mjs'], { RESPONSES: responsesFile }, { path: '/0' }) : undefined;
+  /** A same-bytes server for one scenario: the captured answer on the same route, so it gets the very same requests. */
+  const startSameBytes = async (scenario: Scenario) => {
+    const answer = captured.get(scenario)!;
+    const file = join(dir, 'responses.json');
+    writeFileSync(file, JSON.stringify([answer]));
+    const [request] = scenario.requests;
+    return start('same bytes', ['bench/same-bytes-server.mjs'], { RESPONSES: file },
+      { path: request!.path!, headers: request!.headers as Record<string, string>, status: answer.status });
+  };
 
   const rows = [];
   for (const scenario of scenarios) {
     const references: Reference[] = [];
     // Static answers: same bytes (and hello-world too for the headline route, or when same bytes is not run);
     // computed answers: hello-world.
-    if (sameBytes && replayIndex.has(scenario)) references.push({ kind: 'same bytes', server: sameBytes, requests: [{ method: 'GET', path: `/${replayIndex.get(scenario)}` }] });
-    if (!references.length || scenario.gate) references.push({ kind: 'hello-world', server: hello, requests: [{ method: 'GET', path: '/' }] });
+    // Every reference gets the same request headers as kh-address (the key included): the same bytes in, as out.
+    const sameBytes = SETTINGS.sameBytes && captured.has(scenario) ? await startSameBytes(scenario) : undefined;
+    if (sameBytes) references.push({ kind: 'same bytes', server: sameBytes, requests: scenario.requests });
+    if (!references.length || scenario.gate) references.push({ kind: 'hello-world', server: hello, requests: [{ method: 'GET', path: '/', headers: scenario.requests[0]!.headers }] });
     if (open && scenario.gate) references.push({ kind: 'no key gate', server: open, requests: scenario.requests });
     const contenders = [{ kind: 'kh-address', server: target, requests: scenario.requests }, ...references];
 
@@ -463,6 +469,7 @@ async function main(): Promise<void> {
       rounds: rounds.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, { rps: Math.round(v.rps), cpuUs: Number(v.cpuUs.toFixed(1)) }]))),
     };
     rows.push(row);
+    if (sameBytes) await stop(sameBytes);
     console.error(`  ${scenario.name}: ${against.map((a) => `${pct(a.ratio)} of ${a.kind} req/s (${range(a.ratioInterval)}), ${pct(a.cpuRatio)} of its CPU per request `
       + `(${range(a.cpuRatioInterval)})`).join('; ')}${errors ? ` errors=${errors}` : ''}${unexpectedText ? ` unexpected statuses: ${unexpectedText}` : ''}`);
   }
@@ -471,7 +478,7 @@ async function main(): Promise<void> {
   helloRss.stop();
   const peakRss = targetRss.peakMb;
   const highWaterMb = statusMb(target.pid, 'VmHWM');
-  await Promise.all([stop(target), stop(hello), ...(open ? [stop(open)] : []), ...(sameBytes ? [stop(sameBytes)] : [])]);
+  await Promise.all([stop(target), stop(hello), ...(open ? [stop(open)] : [])]);
   rmSync(dir, { recursive: true, force: true });
 
   const machine = {

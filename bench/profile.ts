@@ -2,14 +2,16 @@
  * Where a request's time goes: runs the production build under `node --cpu-prof` (servers pinned to CPU 0, this
  * process, the load generator, to the last CPU), sends a warm-up and then a fixed number of keyed requests, stops
  * the server (SIGTERM: the profile is written at exit) and prints the CPU time of the measured window per request,
- * grouped (Node's HTTP and sockets, Fastify, the router, pino, each of our modules, GC...), from the samples.
+ * grouped (Node's HTTP and sockets, Fastify, the router, pino, each of our modules, GC...), from the samples. Then
+ * the same for the same-bytes reference (bench/same-bytes-server.mjs replaying the exact answer), side by side:
+ * the difference is what kh-address does per request beyond sending those bytes.
  *
  *   npm run bench:profile                                  GET /v1/districts/12 with a key, 100,000 requests
  *   npm run bench:profile -- --path /lookup/120101 --amount 50000 --keep   (--keep: leave the .cpuprofile)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -73,55 +75,57 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function main(): Promise<void> {
-  const cpus = os.availableParallelism();
-  const pinned = cpus >= 2;
-  if (pinned) execFileSync('taskset', ['-a', '-p', '-c', String(cpus - 1), String(process.pid)], { stdio: 'ignore' });
-  const dir = mkdtempSync(join(os.tmpdir(), 'kh-profile-'));
-  const databaseUrl = `sqlite:${join(dir, 'keys.db')}`;
-  const store = await openStore(databaseUrl);
-  await store.createPlan({ name: 'benchmark', monthlyQuota: 1_000_000_000_000, perSecond: 1_000_000_000 });
-  const { key } = await createKey(store, { plan: 'benchmark', name: 'benchmark' });
-  await store.close();
+interface Measured {
+  requests: number;
+  non2xx: number;
+  seconds: number;
+  busyUs: number;
+  groups: Map<string, number>;
+  functions: Map<string, number>;
+  file: string;
+}
 
+const cpus = os.availableParallelism();
+const pinned = cpus >= 2;
+
+/**
+ * Starts `args` under --cpu-prof, waits for `path` to answer 200, loads it (warm-up, then `amount` requests), stops it
+ * and reads the samples from the start of the measured load to the exit (which follows at once).
+ */
+async function profileServer(dir: string, name: string, args: string[], env: Record<string, string>, path: string, headers: Record<string, string>,
+  onReady: (url: string) => Promise<void> = async () => undefined): Promise<Measured> {
+  const profileDir = join(dir, name);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const nodeArgs = [...START_FLAGS, '--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', dir, 'dist/server.js'];
+  const nodeArgs = [...START_FLAGS, '--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', profileDir, ...args];
   const child: ChildProcess = spawn(pinned ? 'taskset' : process.execPath, pinned ? ['-c', '0', process.execPath, ...nodeArgs] : nodeArgs, {
-    cwd: root, stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' },
+    cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
   });
-  const headers = { 'x-api-key': key };
   for (let i = 0; ; i++) {
-    try {
-      const response = await fetch(url + flags.path, { headers });
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${flags.path} answered ${response.status}`);
-      break;
-    } catch (error) {
-      if (error instanceof Error && error.message.includes('answered')) throw error;
-      if (i > 3000) throw new Error('server did not start', { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const status = await fetch(url + path, { headers }).then(async (response) => (await response.arrayBuffer(), response.status), () => 0);
+    if (status === 200) break;
+    if (status !== 0) throw new Error(`${name}: ${path} answered ${status}`);
+    if (i > 6000) throw new Error(`${name} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  const load = { url: url + flags.path, headers, connections: Number(flags.connections), pipelining: Number(flags.pipelining) };
+  await onReady(url);
+  const load = { url: url + path, headers, connections: Number(flags.connections), pipelining: Number(flags.pipelining) };
   await autocannon({ ...load, duration: Number(flags.warmup) });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const windowStart = performance.now();
   const result = await autocannon({ ...load, amount: Number(flags.amount) });
-  const windowMs = performance.now() - windowStart;
+  const seconds = (performance.now() - windowStart) / 1000;
   child.kill('SIGTERM');
   await once(child, 'exit');
   const stoppedAfterMs = performance.now() - windowStart;
 
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error('no .cpuprofile written');
-  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile;
+  const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`${name}: no .cpuprofile written`);
+  const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  // Samples from the start of the measured load to the end of the profile (the exit follows the load at once).
   const windowStartUs = profile.endTime - stoppedAfterMs * 1000;
-  const self = new Map<string, number>();
-  const fns = new Map<string, number>();
+  const groups = new Map<string, number>();
+  const functions = new Map<string, number>();
   let t = profile.startTime;
   let busyUs = 0;
   for (let i = 0; i < profile.samples.length; i++) {
@@ -132,25 +136,57 @@ async function main(): Promise<void> {
     const g = group(frame);
     if (g === '(idle)') continue;
     busyUs += delta;
-    self.set(g, (self.get(g) ?? 0) + delta);
+    groups.set(g, (groups.get(g) ?? 0) + delta);
     const fn = `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`;
-    fns.set(fn, (fns.get(fn) ?? 0) + delta);
+    functions.set(fn, (functions.get(fn) ?? 0) + delta);
   }
-  const requests = result.requests.total;
-  const per = (us: number) => (us / requests).toFixed(2).padStart(7);
-  console.log(`\n${flags.path} with a key: ${requests} requests (${result.non2xx} not 2xx) in ${(windowMs / 1000).toFixed(1)} s, ${Math.round(requests / (windowMs / 1000))} req/s; `
-    + `pipelining ${load.pipelining}, ${load.connections} connections; ${pinned ? 'server on CPU 0, load generator on CPU ' + (cpus - 1) : 'not pinned'}`);
-  console.log(`CPU time sampled in the window (not idle): ${(busyUs / 1000).toFixed(0)} ms = ${per(busyUs).trim()} µs per request (shutdown included: a few ms)\n`);
-  console.log('µs/request  share  group (self time)');
-  for (const [g, us] of [...self].sort((a, b) => b[1] - a[1])) {
-    if (us / busyUs < 0.003) continue;
-    console.log(`${per(us)}  ${((us / busyUs) * 100).toFixed(1).padStart(5)}%  ${g}`);
+  return { requests: result.requests.total, non2xx: result.non2xx, seconds, busyUs, groups, functions, file: join(profileDir, file) };
+}
+
+async function main(): Promise<void> {
+  if (pinned) execFileSync('taskset', ['-a', '-p', '-c', String(cpus - 1), String(process.pid)], { stdio: 'ignore' });
+  const dir = mkdtempSync(join(os.tmpdir(), 'kh-profile-'));
+  const databaseUrl = `sqlite:${join(dir, 'keys.db')}`;
+  const store = await openStore(databaseUrl);
+  await store.createPlan({ name: 'benchmark', monthlyQuota: 1_000_000_000_000, perSecond: 1_000_000_000 });
+  const { key } = await createKey(store, { plan: 'benchmark', name: 'benchmark' });
+  await store.close();
+  const headers = { 'x-api-key': key };
+  const path = flags.path;
+  const responses = join(dir, 'responses.json');
+
+  const service = await profileServer(dir, 'kh-address', ['dist/server.js'],
+    { DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' }, path, headers, async (url) => {
+      const response = await fetch(url + path, { headers });
+      const body = Buffer.from(await response.arrayBuffer()).toString('base64');
+      const kept = [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name));
+      writeFileSync(responses, JSON.stringify([{ method: 'GET', url: new URL(path, url).pathname, status: response.status, headers: Object.fromEntries(kept), body }]));
+    });
+  // The same requests (path and key header) as kh-address got: the same bytes in and out.
+  const reference = await profileServer(dir, 'same-bytes', ['bench/same-bytes-server.mjs'], { RESPONSES: responses }, path, headers);
+
+  const per = (m: Measured, us: number | undefined) => (us === undefined ? '-' : (us / m.requests).toFixed(2)).padStart(8);
+  for (const [name, m] of [['kh-address', service], ['same bytes', reference]] as const) {
+    console.log(`${name}: ${m.requests} requests (${m.non2xx} not 2xx) in ${m.seconds.toFixed(1)} s, ${Math.round(m.requests / m.seconds)} req/s; `
+      + `CPU sampled (not idle) ${per(m, m.busyUs).trim()} µs per request`);
   }
-  console.log(`\ntop ${flags.top} functions (self time)`);
-  for (const [fn, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top))) {
-    console.log(`${per(us)}  ${((us / busyUs) * 100).toFixed(1).padStart(5)}%  ${fn}`);
+  console.log(`${path} with a key; pipelining ${flags.pipelining}, ${flags.connections} connections; `
+    + `${pinned ? `servers on CPU 0, load generator on CPU ${cpus - 1}` : 'not pinned'}; samples every 50 µs\n`);
+  console.log(`${'kh-address'.padStart(10)} ${'same bytes'.padStart(10)} ${'extra'.padStart(8)}  group (self time, µs per request)`);
+  const names = [...new Set([...service.groups.keys(), ...reference.groups.keys()])]
+    .sort((a, b) => (service.groups.get(b) ?? 0) / service.requests - (service.groups.get(a) ?? 0) / service.requests);
+  for (const g of names) {
+    const a = (service.groups.get(g) ?? 0) / service.requests;
+    const b = (reference.groups.get(g) ?? 0) / reference.requests;
+    if (a < 0.1 && b < 0.1) continue;
+    console.log(`${a.toFixed(2).padStart(10)} ${b.toFixed(2).padStart(10)} ${(a - b).toFixed(2).padStart(8)}  ${g}`);
   }
-  if (flags.keep) console.log(`\nprofile kept: ${join(dir, file)}`);
+  const totalA = service.busyUs / service.requests;
+  const totalB = reference.busyUs / reference.requests;
+  console.log(`${totalA.toFixed(2).padStart(10)} ${totalB.toFixed(2).padStart(10)} ${(totalA - totalB).toFixed(2).padStart(8)}  all (same bytes = ${((totalB / totalA) * 100).toFixed(0)}% of kh-address's CPU per request)`);
+  console.log(`\nkh-address: top ${flags.top} functions (self time, µs per request)`);
+  for (const [fn, us] of [...service.functions].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top))) console.log(`${per(service, us)}  ${fn}`);
+  if (flags.keep) console.log(`\nprofiles kept: ${service.file} ${reference.file}`);
   else rmSync(dir, { recursive: true, force: true });
 }
 
