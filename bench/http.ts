@@ -209,6 +209,8 @@ interface Run {
   p50: number;
   p99: number;
   requests: number;
+  /** Completed with a 2xx status, per second. */
+  okRps: number;
   non2xx: number;
   /** Responses by status code. */
   statuses: Record<string, number>;
@@ -253,6 +255,7 @@ async function cannon(server: Server, requests: autocannon.Request[], seconds: n
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: completed,
+    okRps: result['2xx'] / result.duration,
     non2xx: result.non2xx,
     statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0])),
     errors: result.errors + result.timeouts,
@@ -287,6 +290,50 @@ interface Scenario {
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : 'n/a');
 const range = (xs: number[]) => (xs.length ? xs.map((x) => (x * 100).toFixed(0)).join('-') : 'n/a');
+
+interface Summary { rps: number; cpuUsPerRequest: number; p50: number; p99: number; loadGeneratorCpu: number }
+interface Row {
+  scenario: string;
+  route: string;
+  load: Load;
+  service: Summary;
+  references: (Summary & { kind: string; rounds: number; ratio: number; ratioInterval: number[]; ratioRange: number[]; cpuRatio: number;
+    cpuRatioInterval: number[]; cpuRatioRange: number[] })[];
+  perRequest: { unit: string; perSecond: number } | null;
+  target: Scenario['target'] | null;
+  met: boolean | null;
+  cpuMet: boolean | null;
+  errors: number;
+  unexpectedStatuses: Record<string, number>;
+  rounds: Record<string, { rps: number; cpuUs: number }>[];
+}
+
+/** The run as a Markdown table (bench/results/latest.md), for the README. */
+function markdown(report: { date: string; machine: Record<string, unknown>; settings: typeof SETTINGS; results: Row[]; skipped: { scenario: string; reason: string }[];
+  memory: { peakRssUnderLoadMb: number | null; rssAfterStartMb: number | null }; startup: { medianMs: number } }): string {
+  const cell = (x: number, interval: number[]) => `${pct(x)} (${range(interval)})`;
+  const lines = [
+    `Run of ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${String(report.machine.cpu)} x ${String(report.machine.cores)}, Node ${String(report.machine.node)}; `
+      + `${report.settings.connections} connections, pipelining ${report.settings.pipelining} unless said; ${report.settings.rounds}-${report.settings.maxRounds} rounds of ${report.settings.seconds} s.`,
+    '',
+    '| scenario | kh-address req/s | reference | its req/s | req/s ratio (95% interval) | CPU µs/request: kh-address / reference | CPU ratio (95% interval) | p50 / p99 ms: kh-address / reference | target |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of report.results) {
+    for (const [i, a] of r.references.entries()) {
+      const target = r.met !== null && r.target && a.kind === r.target.against ? `>= ${pct(r.target.minRatio)} of ${r.target.against}: req/s ${r.met ? 'met' : '**missed**'}, CPU ${r.cpuMet ? 'met' : '**missed**'}` : '';
+      const load = r.load.connections !== report.settings.connections || r.load.pipelining !== report.settings.pipelining ? ` (${r.load.connections} connections, pipelining ${r.load.pipelining})` : '';
+      const rate = r.perRequest ? `, ${Math.round(r.perRequest.perSecond).toLocaleString('en')} ${r.perRequest.unit}/s` : '';
+      lines.push(`| ${i === 0 ? `${r.scenario}${load}` : ''} | ${i === 0 ? `${Math.round(r.service.rps).toLocaleString('en')}${rate}` : ''} | ${a.kind} | ${Math.round(a.rps).toLocaleString('en')} `
+        + `| ${cell(a.ratio, a.ratioInterval)} | ${r.service.cpuUsPerRequest.toFixed(1)} / ${a.cpuUsPerRequest.toFixed(1)} | ${cell(a.cpuRatio, a.cpuRatioInterval)} `
+        + `| ${r.service.p50} / ${r.service.p99} ; ${a.p50} / ${a.p99} | ${target} |`);
+    }
+  }
+  for (const s of report.skipped) lines.push('', `Skipped: ${s.scenario} (${s.reason}).`);
+  lines.push('', `Peak RSS under load ${report.memory.peakRssUnderLoadMb?.toFixed(0) ?? 'n/a'} MB (${report.memory.rssAfterStartMb?.toFixed(0) ?? 'n/a'} MB after start); `
+    + `start to first keyed answer ${report.startup.medianMs.toFixed(0)} ms (median).`, '');
+  return lines.join('\n');
+}
 
 async function main(): Promise<void> {
   const gazetteer = loadGazetteer();
@@ -395,7 +442,7 @@ async function main(): Promise<void> {
       { path: request!.path!, headers: request!.headers as Record<string, string>, status: answer.status });
   };
 
-  const rows = [];
+  const rows: Row[] = [];
   for (const scenario of scenarios) {
     const references: Reference[] = [];
     // Static answers: same bytes (and hello-world too for the headline route, or when same bytes is not run);
@@ -462,9 +509,10 @@ async function main(): Promise<void> {
     // Met by throughput (what a user sees) and by CPU per request (the ratio that repeats on a shared machine).
     const met = goal && scenario.target ? goal.ratio >= scenario.target.minRatio : null;
     const cpuMet = goal && scenario.target ? goal.cpuRatio >= scenario.target.minRatio : null;
-    const row = {
+    const row: Row = {
       scenario: scenario.name, route: `${scenario.route.method.toUpperCase()} ${scenario.route.path}`, load, service, references: against,
-      perRequest: scenario.perRequest ? { unit: scenario.perRequest.unit, perSecond: service.rps * scenario.perRequest.count } : null,
+      perRequest: scenario.perRequest
+        ? { unit: scenario.perRequest.unit, perSecond: median(rounds.map((r) => r['kh-address']!.okRps)) * scenario.perRequest.count } : null,
       target: scenario.target ?? null, met, cpuMet, errors, unexpectedStatuses: unexpected,
       rounds: rounds.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, { rps: Math.round(v.rps), cpuUs: Number(v.cpuUs.toFixed(1)) }]))),
     };
@@ -500,6 +548,7 @@ async function main(): Promise<void> {
   if (!flags['no-write'] && !flags.only) {
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(root, 'bench/results/latest.md'), markdown(report));
   }
 
   const num = (n: number, width = 7) => n.toFixed(0).padStart(width);
