@@ -66,6 +66,19 @@ function group(frame: ProfileNode['callFrame']): string {
   return url;
 }
 
+/** CPU seconds of a process, all threads (Linux schedstat, nanoseconds). */
+function cpuSeconds(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns / 1e9;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -79,6 +92,9 @@ interface Measured {
   requests: number;
   non2xx: number;
   seconds: number;
+  /** Time in the samples (not idle), wall-clock between samples. */
+  sampledUs: number;
+  /** CPU time the kernel counted for the process (all threads) during the measured load. */
   busyUs: number;
   groups: Map<string, number>;
   functions: Map<string, number>;
@@ -113,8 +129,10 @@ async function profileServer(dir: string, name: string, args: string[], env: Rec
   await autocannon({ ...load, duration: Number(flags.warmup) });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const windowStart = performance.now();
+  const cpuBefore = cpuSeconds(child.pid!);
   const result = await autocannon({ ...load, amount: Number(flags.amount) });
   const seconds = (performance.now() - windowStart) / 1000;
+  const cpuUs = (cpuSeconds(child.pid!) - cpuBefore) * 1e6;
   child.kill('SIGTERM');
   await once(child, 'exit');
   const stoppedAfterMs = performance.now() - windowStart;
@@ -140,7 +158,12 @@ async function profileServer(dir: string, name: string, args: string[], env: Rec
     const fn = `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.replace(/^.*\/(node_modules|dist)\//, '$1/')}:${frame.lineNumber + 1}` : ''}`;
     functions.set(fn, (functions.get(fn) ?? 0) + delta);
   }
-  return { requests: result.requests.total, non2xx: result.non2xx, seconds, busyUs, groups, functions, file: join(profileDir, file) };
+  // The sampler's intervals are wall-clock: time the process spent preempted (by other tenants of a shared machine)
+  // is charged to whatever ran before. Scaled to the CPU time the kernel counted, the groups add up to real CPU.
+  const scale = cpuUs / busyUs;
+  for (const [g, us] of groups) groups.set(g, us * scale);
+  for (const [f, us] of functions) functions.set(f, us * scale);
+  return { requests: result.requests.total, non2xx: result.non2xx, seconds, sampledUs: busyUs, busyUs: cpuUs, groups, functions, file: join(profileDir, file) };
 }
 
 async function main(): Promise<void> {
@@ -168,7 +191,7 @@ async function main(): Promise<void> {
   const per = (m: Measured, us: number | undefined) => (us === undefined ? '-' : (us / m.requests).toFixed(2)).padStart(8);
   for (const [name, m] of [['kh-address', service], ['same bytes', reference]] as const) {
     console.log(`${name}: ${m.requests} requests (${m.non2xx} not 2xx) in ${m.seconds.toFixed(1)} s, ${Math.round(m.requests / m.seconds)} req/s; `
-      + `CPU sampled (not idle) ${per(m, m.busyUs).trim()} µs per request`);
+      + `CPU ${per(m, m.busyUs).trim()} µs per request (schedstat; the samples, wall-clock, add up to ${per(m, m.sampledUs).trim()}: groups scaled to the CPU)`);
   }
   console.log(`${path} with a key; pipelining ${flags.pipelining}, ${flags.connections} connections; `
     + `${pinned ? `servers on CPU 0, load generator on CPU ${cpus - 1}` : 'not pinned'}; samples every 50 µs\n`);
