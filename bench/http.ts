@@ -54,7 +54,7 @@ const SETTINGS = {
   pipelining: Number(flags.pipelining ?? 10),
   rounds: Number(flags.rounds ?? (quick ? 1 : 5)),
   /** More rounds, up to this, while the 95% interval of a median ratio is wider than `precision`. */
-  maxRounds: Number(flags['max-rounds'] ?? flags.rounds ?? (quick ? 1 : 9)),
+  maxRounds: Number(flags['max-rounds'] ?? flags.rounds ?? (quick ? 1 : 7)),
   precision: Number(flags.precision ?? 0.06),
   seconds: Number(flags.seconds ?? (quick ? 1 : 3)),
   warmupSeconds: Number(flags.warmup ?? (quick ? 0.5 : 2)),

@@ -79,6 +79,21 @@ function cpuSeconds(pid: number): number {
   return ns / 1e9;
 }
 
+/** A coarser grouping, for the README: what each part of a request is for. */
+function category(g: string): string {
+  if (g === 'native: writev') return 'socket write (writev), one per response';
+  if (g.startsWith('V8/native: (program)')) return '(program): native code outside JS (syscalls, libuv, JIT)';
+  if (g === 'V8: garbage collection') return 'V8 garbage collection';
+  if (g === 'node: crypto/random') return 'correlation id (randomUUID)';
+  if (g === 'npm: find-my-way' || g === 'fastify: validation.js' || /^native: (validate\d+|RegExp: \^\[0-9\])/.test(g)) return 'routing and parameter validation';
+  if (/^kh-address: (http\/plugins\/api-keys|keys\/)/.test(g) || g === 'npm: better-sqlite3') return 'API-key gate (key, limits, metering, RateLimit headers)';
+  if (g.startsWith('kh-address: ')) return 'application (route, payload cache, gazetteer, app-wide hook)';
+  if (g.startsWith('fastify: ')) return 'Fastify';
+  if (g === 'npm: pino') return 'pino (request loggers)';
+  if (g.startsWith('node: ') || g.startsWith('native: ')) return 'Node: HTTP parser, headers, response, sockets, events, ticks';
+  return 'other';
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -207,6 +222,19 @@ async function main(): Promise<void> {
   const totalA = service.busyUs / service.requests;
   const totalB = reference.busyUs / reference.requests;
   console.log(`${totalA.toFixed(2).padStart(10)} ${totalB.toFixed(2).padStart(10)} ${(totalA - totalB).toFixed(2).padStart(8)}  all (same bytes = ${((totalB / totalA) * 100).toFixed(0)}% of kh-address's CPU per request)`);
+  console.log(`\n${'kh-address'.padStart(10)} ${'same bytes'.padStart(10)} ${'extra'.padStart(8)}  what (µs per request)`);
+  const categories = (m: Measured) => {
+    const sums = new Map<string, number>();
+    for (const [g, us] of m.groups) sums.set(category(g), (sums.get(category(g)) ?? 0) + us / m.requests);
+    return sums;
+  };
+  const ca = categories(service);
+  const cb = categories(reference);
+  for (const c of [...new Set([...ca.keys(), ...cb.keys()])].sort((x, y) => (ca.get(y) ?? 0) - (ca.get(x) ?? 0))) {
+    const a = ca.get(c) ?? 0;
+    const b = cb.get(c) ?? 0;
+    console.log(`${a.toFixed(2).padStart(10)} ${b.toFixed(2).padStart(10)} ${(a - b).toFixed(2).padStart(8)}  ${c}`);
+  }
   console.log(`\nkh-address: top ${flags.top} functions (self time, µs per request)`);
   for (const [fn, us] of [...service.functions].sort((a, b) => b[1] - a[1]).slice(0, Number(flags.top))) console.log(`${per(service, us)}  ${fn}`);
   if (flags.keep) console.log(`\nprofiles kept: ${service.file} ${reference.file}`);
