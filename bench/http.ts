@@ -559,7 +559,7 @@ async function main(): Promise<void> {
     + `${pins ? `servers on CPU ${pins.serverCpu}, load generator on CPU ${pins.loadCpu}` : 'not pinned'}\n`);
   console.log('ratio: kh-address req/s / reference req/s; CPU ratio: reference CPU µs per request / kh-address\'s (its share of one core\'s capacity).');
   console.log('Both: median of the per-round ratios, (95% interval of that median).\n');
-  console.log(`${'scenario / reference'.padEnd(38)} ${'req/s'.padStart(7)} ${'ratio (range)'.padStart(14)} ${'CPU µs/req'.padStart(10)} ${'CPU ratio (range)'.padStart(18)} ${'p50/p99 ms'.padStart(11)}`);
+  console.log(`${'scenario / reference'.padEnd(38)} ${'req/s'.padStart(7)} ${'ratio (95% i.)'.padStart(14)} ${'CPU µs/req'.padStart(10)} ${'CPU ratio (95% i.)'.padStart(18)} ${'p50/p99 ms'.padStart(11)}`);
   const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
   for (const r of rows) {
     const verdict = r.met === null ? '' : `  target >= ${pct(r.target!.minRatio)} of ${r.target!.against}: req/s ${r.met ? 'met' : 'MISSED'}, CPU ${r.cpuMet ? 'met' : 'MISSED'}`;
