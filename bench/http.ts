@@ -32,6 +32,7 @@ import autocannon from 'autocannon';
 import { loadGazetteer } from '../src/gazetteer/load.js';
 import { createKey } from '../src/keys/issue-keys.js';
 import { openStore } from '../src/keys/open-store.js';
+import { median, medianInterval } from './stats.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -66,34 +67,6 @@ const root = new URL('..', import.meta.url).pathname;
 /** Node's flags in `npm start` (package.json): every server runs as production does, references included. */
 const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
   .split(/\s+/).filter((word) => word.startsWith('--'));
-/**
- * A distribution-free 95% confidence interval for the median of `values` (order statistics, binomial ranks):
- * [x(j), x(n+1-j)] for the largest j whose coverage is still >= 95%; with fewer than 6 values, [min, max]
- * (94% for 5, 88% for 4).
- */
-function medianInterval(values: number[]): [number, number] | [] {
-  const sorted = [...values].sort((a, b) => a - b);
-  const n = sorted.length;
-  if (!n) return [];
-  let cumulative = 0; // P(X <= j - 1), X ~ Binomial(n, 1/2)
-  let coefficient = 1;
-  let j = 1;
-  for (let k = 0; k < n; k++) {
-    cumulative += coefficient / 2 ** n;
-    coefficient = (coefficient * (n - k)) / (k + 1);
-    if (1 - 2 * cumulative < 0.95) break;
-    j = k + 2;
-  }
-  j = Math.min(Math.max(1, j - 1), Math.ceil(n / 2));
-  return [sorted[j - 1]!, sorted[n - j]!];
-}
-
-const median = (values: number[]) => {
-  if (!values.length) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** CPU pinning: servers on CPU 0, this process (the load generator) on the last CPU; none on a 1-CPU machine. */
 function pinning(): { serverCpu: number; loadCpu: number } | null {
