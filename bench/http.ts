@@ -549,7 +549,7 @@ async function main(): Promise<void> {
   for (const s of skipped) console.log(`skipped: ${s.scenario}: ${s.reason}`);
   console.log(`\npeak RSS of the server under load: ${peakRss?.toFixed(0) ?? 'n/a'} MB (target < 250 MB; ${rssAfterStartMb?.toFixed(0) ?? 'n/a'} MB after start; `
     + `${highWaterMb?.toFixed(0) ?? 'n/a'} MB at most, start-up included; hello-world under the same load: ${helloRss.peakMb?.toFixed(0) ?? 'n/a'} MB)`);
-  console.log(`start to first successful request: ${startups.map((s) => s.toFixed(0)).join(', ')} ms, median ${startupMs.toFixed(0)} ms (target < 1500 ms)`);
+  if (startups.length) console.log(`start to first successful request: ${startups.map((s) => s.toFixed(0)).join(', ')} ms, median ${startupMs.toFixed(0)} ms (target < 1500 ms)`);
   if (!flags['no-write'] && !flags.only) console.log('written: bench/results/latest.json');
 }
 
