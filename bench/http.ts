@@ -4,7 +4,8 @@
  *   npm run bench                      full run (about 8 minutes)
  *   npm run bench -- --quick           smoke check (under a minute)
  *   npm run bench -- --only resolve    scenarios whose name contains "resolve" (repeatable)
- *   options: --rounds N --seconds S --warmup S --pipelining P --connections C --no-pin --no-write
+ *   options: --rounds N --max-rounds N --precision 0.06 --seconds S --warmup S --pipelining P --connections C --no-pin
+ *            --no-write --note "about the machine"
  *
  * Method (README, Performance, explains why each choice):
  * - Every server is the production build (`dist/`, `npm start`'s Node flags), pinned with `taskset` to CPU 0; the
@@ -47,6 +48,8 @@ const { values: flags } = parseArgs({
     connections: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
+    /** Said about the machine in the results (e.g. that it was shared). */
+    note: { type: 'string' },
   },
 });
 const quick = flags.quick;
@@ -287,6 +290,8 @@ function markdown(report: { date: string; machine: Record<string, unknown>; sett
   const cell = (x: number, interval: number[]) => `${pct(x)} (${range(interval)})`;
   const lines = [
     `Run of ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${String(report.machine.cpu)} x ${String(report.machine.cores)}, Node ${String(report.machine.node)}; `
+      + `load average ${(report.machine.loadAverageAtStart as number[])[0]} at the start, ${(report.machine.loadAverageAtEnd as number[])[0]} at the end`
+      + `${report.machine.note ? ` (${String(report.machine.note)})` : ''}; `
       + `${report.settings.connections} connections, pipelining ${report.settings.pipelining} unless said; ${report.settings.rounds}-${report.settings.maxRounds} rounds of ${report.settings.seconds} s.`,
     '',
     '| scenario | kh-address req/s | reference | its req/s | req/s ratio (95% interval) | CPU µs/request: kh-address / reference | CPU ratio (95% interval) | p50 / p99 ms: kh-address / reference | target |',
@@ -309,6 +314,7 @@ function markdown(report: { date: string; machine: Record<string, unknown>; sett
 }
 
 async function main(): Promise<void> {
+  const loadAverageAtStart = os.loadavg().map((l) => Number(l.toFixed(1)));
   const gazetteer = loadGazetteer();
   const dir = mkdtempSync(join(os.tmpdir(), 'kh-bench-'));
   logDir = dir;
@@ -505,7 +511,8 @@ async function main(): Promise<void> {
 
   const machine = {
     cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version,
-    platform: `${os.platform()} ${os.release()}`, loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(1))),
+    platform: `${os.platform()} ${os.release()}`, loadAverageAtStart, loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(1))),
+    ...(flags.note ? { note: flags.note } : {}),
   };
   const startupMs = startups.length ? median(startups) : Number.NaN;
   const report = {
