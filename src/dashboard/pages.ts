@@ -192,8 +192,8 @@ export function dashboardPage(ctx: PageContext, rows: KeyRow[], account?: { used
   <input id="browser-name" type="text" name="name" maxlength="80">
   <label for="browser-origins">${t.origins}</label>
   <textarea id="browser-origins" name="origins" rows="3" required maxlength="4200" aria-describedby="origins-hint"></textarea>
-  <p id="origins-hint" class="muted">${t.originsHint}</p>
-  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  <p id="origins-hint" class="muted"><code>scheme://host[:port]</code>, ${t.originsHint} <code>https://shop.example.com</code>, <code>http://localhost:5173</code></p>
+  ${error ? html`<p class="error" role="alert">${ctx.lang === 'km' ? html`${t.originsRefused} <code>${error}</code>` : error}</p>` : ''}
   <p><button type="submit">${t.createBrowserKey}</button></p>
 </form>
 ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
