@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
-import { type OriginProblem, parseOrigins } from '../keys/origins.js';
+import { parseOrigins } from '../keys/origins.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
@@ -321,29 +321,24 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     } catch (error) {
       if (!(error instanceof StoreError && error.code === 'limit')) throw error;
       const ctx = await context(request, reply);
-      return page(reply, messagePage(ctx, '409', fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
+      return page(reply, messagePage(ctx, fill(messages(ctx.lang).errorTitle, { status: 409 }, ctx.lang), fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
     }
   };
 
   /** The origins typed in a form (one per line, or separated by spaces or commas); a message when they are not usable. */
   const formOrigins = (request: FastifyRequest) => parseOrigins(text(form(request).origins).slice(0, 4200).split(/[\s,]+/).slice(0, 100));
-  /** What is wrong with the origins, in the page's language. */
-  const originProblem = (request: FastifyRequest, reply: FastifyReply, parsed: OriginProblem) => {
-    const t = messages(langOf(request, reply));
-    return parsed.reason === 'notAnOrigin' ? fill(t.notAnOrigin, { value: parsed.value }) : t[parsed.reason];
-  };
 
   app.post('/dashboard/browser-keys', keyForm, async (request, reply) => {
     const name = nameOf(request);
     const parsed = formOrigins(request);
-    if ('problem' in parsed) return showDashboard(request, reply, originProblem(request, reply, parsed));
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
     return issueKey(request, reply, name, parsed.origins);
   });
 
   app.post('/dashboard/keys/:id/origins', keyForm, async (request, reply) => {
     const key = await ownKey(request);
     const parsed = formOrigins(request);
-    if ('problem' in parsed) return showDashboard(request, reply, originProblem(request, reply, parsed));
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
     await store.setKeyOrigins(key.id, parsed.origins);
     // This process applies the new origins at once; other replicas within KEY_CACHE_TTL_MS.
     access.forgetKey(key.id);
