@@ -113,6 +113,8 @@ const PARTIAL = 0.75;
 const POSTAL_WEIGHT = 5;
 const LEGACY_POSTAL_WEIGHT = 1.5;
 const MAX_KHMER_SPAN = 40;
+/** Readings kept before the search for more stops (ranked, deduplicated, and namesakes counted, from these). */
+const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 
@@ -431,8 +433,20 @@ export class AddressResolver {
       else byUnit.set(m.u, [m]);
     }
     for (const list of byUnit.values()) list.sort((x, y) => y.weight - x.weight);
+    // A reading scores at most its top's weight plus the heaviest mention of each level above it (and the postal
+    // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
+    const heaviest = [0, 0, 0, 0];
+    for (const m of mentions) {
+      const d = LEVEL_DEPTH[this.units[m.u]!.level];
+      if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
+    }
+    const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
+    const bound = (m: Mention) => m.weight + above[LEVEL_DEPTH[this.units[m.u]!.level]]! + (postal?.weight ?? 0);
+    const order = mentions.map((m) => ({ m, bound: bound(m) })).sort((x, y) => y.bound - x.bound);
+    const keptScores: number[] = [];
     const best = new Map<number, Reading>();
-    for (const top of mentions) {
+    for (const { m: top, bound: topBound } of order) {
+      if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
       const used: Mention[] = [top];
       const former: [number, number][] = [];
@@ -441,7 +455,9 @@ export class AddressResolver {
         byUnit.get(u)?.find((m) => m.how !== 'postal_code' && !used.some((x) => overlaps(x, m)));
       // Current ancestors, then former parents (and their ancestors) where the current one is not named.
       for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
-        let m = takeBest(a);
+        // Nothing at this level is named: neither the parent nor a former one can be.
+        if (heaviest[LEVEL_DEPTH[this.units[a]!.level]] === 0) continue;
+        let m = byUnit.has(a) ? takeBest(a) : undefined;
         if (!m) {
           for (const code of this.formerParentsOf(this.units[this.childOf(top.u, a)]!.code)) {
             const f = this.indexOf.get(code);
@@ -472,6 +488,13 @@ export class AddressResolver {
       score -= 0.01 * LEVEL_DEPTH[this.units[top.u]!.level];
       const previous = best.get(top.u);
       if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
+      // The best scores so far, descending (a short list).
+      let at = keptScores.length;
+      while (at > 0 && keptScores[at - 1]! < score) at--;
+      if (at < PRUNE_AFTER) {
+        keptScores.splice(at, 0, score);
+        if (keptScores.length > PRUNE_AFTER) keptScores.pop();
+      }
     }
     return [...best.values()];
   }
