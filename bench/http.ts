@@ -29,6 +29,9 @@ const quick = process.argv.includes('--quick');
 const SETTINGS = quick
   ? { connections: 100, pipelining: [10], rounds: 1, warmupSeconds: 0.5, seconds: 1.5, startups: 1, sameBytes: false }
   : { connections: 100, pipelining: [1, 10], rounds: 3, warmupSeconds: 2, seconds: 5, startups: 3, sameBytes: true };
+// --seconds=N: a longer timed window (a quick run on a busy machine may measure nothing in 1.5 s).
+const secondsArg = process.argv.find((a) => a.startsWith('--seconds='));
+if (secondsArg) SETTINGS.seconds = Number(secondsArg.slice('--seconds='.length));
 
 const root = new URL('..', import.meta.url).pathname;
 /** Node's flags in `npm start` (package.json): the benchmark runs the server as production does. */

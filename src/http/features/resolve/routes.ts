@@ -7,7 +7,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AddressInputError, type AddressResolver } from '../../../address/resolve.js';
+import { AddressInputError, type AddressResolver, checkAddressInput } from '../../../address/resolve.js';
 import { validateAddress } from '../../../address/validate.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { AccessControl } from '../../../keys/access-control.js';
@@ -43,6 +43,16 @@ function resolveOr400(resolver: AddressResolver, q: string, where: 'query' | 'bo
   }
 }
 
+/** The cheap checks of q (length, blank, no letter or digit), as a 400. */
+function checkOr400(q: string): void {
+  try {
+    checkAddressInput(q);
+  } catch (error) {
+    if (error instanceof AddressInputError) throw invalidRequest(`Invalid query parameter q: ${error.message}.`, [{ in: 'query', parameter: 'q', message: error.message }]);
+    throw error;
+  }
+}
+
 const RESOLVE_DESCRIPTION = 'Reads an address as people write it (Khmer or Latin script or both, any order, unit words and abbreviations '
   + 'such as ភូមិ ឃុំ សង្កាត់ ស្រុក ខណ្ឌ ក្រុង ខេត្ត, Phum, Khum, Sangkat, Sk., Srok, Khan, Krong, Province; house numbers, streets, '
   + 'groups, boreys, postal codes) and answers the units it names, best first, each with its chain, postal code, confidence, the '
@@ -63,8 +73,9 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     },
   }, (request, reply) => {
     const { q } = request.query;
-    const resolution = resolveOr400(resolver, q, 'query', 'q');
-    payloads.sendWhole(reply, `v1resolve|${resolution.input}`, () => ({ status: 'success' as const, data: resolution.candidates.map(v1Candidate) }));
+    // Checked before the cache (a bad q is a 400 even with a matching ETag); resolved only when not cached.
+    checkOr400(q);
+    payloads.sendWhole(reply, `v1resolve|${q}`, () => ({ status: 'success' as const, data: resolveOr400(resolver, q, 'query', 'q').candidates.map(v1Candidate) }));
   });
 
   typed.get('/resolve', {
@@ -78,10 +89,10 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     },
   }, (request, reply) => {
     const { q, lang = 'en' } = request.query;
-    const resolution = resolveOr400(resolver, q, 'query', 'q');
+    checkOr400(q);
     const byCode = (code: string) => gazetteer.byCode(code);
-    payloads.sendIdentifier(reply, `resolve|${lang}|${resolution.input}`, () => {
-      const items = resolution.candidates.map((c) => identifierCandidate(c, lang, byCode));
+    payloads.sendIdentifier(reply, `resolve|${lang}|${q}`, () => {
+      const items = resolveOr400(resolver, q, 'query', 'q').candidates.map((c) => identifierCandidate(c, lang, byCode));
       return { items, total: items.length };
     });
   });
