@@ -223,8 +223,10 @@ export class AddressResolver {
     const { parts, spans } = findParts(text);
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
-    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions));
-    this.latinMentions(tokens.latin, mentions);
+    const budget = new MentionBudget(mentions, this.parent);
+    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
+    this.latinMentions(tokens.latin, mentions, budget);
+    budget.release();
     const postal = this.postalMentions(parts, mentions);
 
     const readings = this.complete(this.readings(mentions, postal), tokens);
@@ -236,7 +238,7 @@ export class AddressResolver {
 
   // ---- mentions ----
 
-  private khmerMentions(run: KhmerRun, r: number, out: Mention[]): void {
+  private khmerMentions(run: KhmerRun, r: number, out: Mention[], budget: MentionBudget): void {
     const { text } = run;
     const starts = clusterStarts(text);
     const isBoundary = new Uint8Array(text.length + 1);
@@ -264,7 +266,7 @@ export class AddressResolver {
         if (unitWordAt.has(`${i}:${j}`)) continue;
         const exact = this.tables.khmerExact.get(sub);
         const alias = this.tables.aliasExact.get(sub);
-        if (!exact && !alias) continue;
+        if ((!exact && !alias) || !budget.span(sub)) continue;
         const hint = hintAt.get(i) ?? null;
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
         const before = run.unitWords.find((w) => w.end === i);
@@ -272,12 +274,15 @@ export class AddressResolver {
         const edge = clean[i] && clean[j] ? 1 : PARTIAL;
         const chars = j - i;
         const seen = new Set<number>();
+        const make = (u: number, how: MatchHow) => {
+          const h = other !== null && other === this.units[u]!.level ? other : hint;
+          return this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } });
+        };
         const push = (units: readonly number[] | undefined, how: MatchHow) => {
-          for (const u of units ?? []) {
+          for (const u of budget.take(units, (x) => make(x, how))) {
             if (seen.has(u)) continue;
             seen.add(u);
-            const h = other !== null && other === this.units[u]!.level ? other : hint;
-            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
+            out.push(make(u, how));
           }
         };
         push(exact, 'exact');
@@ -286,7 +291,7 @@ export class AddressResolver {
     }
   }
 
-  private latinMentions(words: readonly LatinWord[], out: Mention[]): void {
+  private latinMentions(words: readonly LatinWord[], out: Mention[], budget: MentionBudget): void {
     const nearCache = new Map<string, string[]>();
     const near = (w: string) => {
       let found = nearCache.get(w);
@@ -315,19 +320,20 @@ export class AddressResolver {
           break;
         }
         const hint = this.latinHint(words, a, b);
-        if (/^\d+$/.test(c) && hint === null) continue;
+        if ((/^\d+$/.test(c) && hint === null) || !budget.span(c)) continue;
         const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
         let found = false;
         const seen = new Set<number>();
         const digits = c.replace(/\D/g, '');
-        const push = (units: readonly number[] | undefined, how: MatchHow) => {
-          for (const u of units ?? []) {
+        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } });
+        const push = (all: readonly number[] | undefined, how: MatchHow) => {
+          // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+          const units = how === 'exact' || !all ? all : all.filter((u) => this.digitsOf(u) === digits);
+          for (const u of budget.take(units, (x) => make(x, how))) {
             if (seen.has(u)) continue;
-            // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
-            if (how !== 'exact' && this.digitsOf(u) !== digits) continue;
             seen.add(u);
             found = true;
-            out.push(this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } }));
+            out.push(make(u, how));
           }
         };
         push(this.tables.latinExact.get(c), 'exact');
@@ -357,10 +363,11 @@ export class AddressResolver {
       const chars = compact(folded).length;
       const seen = new Set<number>();
       // Written together or with a letter wrong across words ("Phno Penh", "Phhom Penh"): the compact name.
+      if (budget.full() || !budget.span(`typo:${compact(folded)}`)) continue;
       if (chars >= 6 && !/\d/.test(compact(folded))) {
         for (const near of this.tables.typoCompact.near(compact(folded))) {
           for (const u of this.tables.compactNames.get(near) ?? []) {
-            if (seen.has(u)) continue;
+            if (seen.has(u) || budget.full()) continue;
             seen.add(u);
             out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
           }
@@ -371,7 +378,7 @@ export class AddressResolver {
       if (fuzzy < 0) continue;
       for (const candidateWord of options[fuzzy]!) {
         for (const u of this.tables.wordPostings.get(candidateWord) ?? []) {
-          if (seen.has(u)) continue;
+          if (seen.has(u) || budget.full()) continue;
           const fits = this.tables.unitWordLists[u]!.some((name) => name.length === folded.length && name.every((w, i) => options[i]!.includes(w)));
           if (!fits) continue;
           seen.add(u);
@@ -528,7 +535,7 @@ export class AddressResolver {
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
         const children = this.gazetteer.children(top.code);
-        for (const piece of this.pieces(reading, tokens)) {
+        for (const piece of this.pieces(reading, tokens).slice(0, MAX_PIECES)) {
           let bestChild = -1;
           let bestDistance = Infinity;
           const words = piece.khmer ? [] : piece.text.split(' ');
@@ -748,9 +755,9 @@ export class AddressResolver {
       const codes = rivals.slice(0, 10).map((r) => this.units[r.top.u]!.code);
       warnings.push({
         code: 'AMBIGUOUS',
-        message: `${rivals.length + 1} units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); `
+        message: `${rivals.length + 1} or more units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); `
           + 'add the commune, district or province to tell them apart.',
-        message_km: `មានអង្គភាពចំនួន ${rivals.length + 1} ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
+        message_km: `មានអង្គភាពចំនួន ${rivals.length + 1} ឬច្រើនជាងនេះ ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
         codes,
       });
     }
@@ -806,6 +813,66 @@ export class AddressResolver {
       k = e + 1;
     }
     return { covered, unmatched: unmatched.filter(Boolean) };
+  }
+}
+
+/** A name shared by more units than this (Thmei, Kandal, Phum 1) is read through the other names of the address. */
+const MANY_NAMESAKES = 48;
+/** Of such a name, this many units are kept anyway (so that AMBIGUOUS can say so). */
+const NAMESAKES_KEPT = 8;
+/** The same text read as names at most this many times (hostile repetitions). */
+const SAME_TEXT = 3;
+/** Mentions per address, at most. */
+const MAX_MENTIONS = 600;
+/** Unexplained pieces compared with a reading's children, at most. */
+const MAX_PIECES = 12;
+
+/**
+ * Bounds the mentions of one address, so that no input costs much more than a real address: a span's text counts
+ * at most SAME_TEXT times, at most MAX_MENTIONS mentions are made, and a name with many namesakes is first kept for a
+ * few of them only; the rest are added afterwards when one of their ancestors is named elsewhere in the address
+ * ("Phum 1, Sangkat Tonle Basak" finds the Phum 1 of Tonle Basak among 169).
+ */
+class MentionBudget {
+  private readonly texts = new Map<string, number>();
+  private readonly deferred: { units: readonly number[]; make: (u: number) => Mention }[] = [];
+  constructor(private readonly out: Mention[], private readonly parent: Int32Array) {}
+
+  /** Whether a span with this text may add mentions. */
+  span(text: string): boolean {
+    const n = this.texts.get(text) ?? 0;
+    this.texts.set(text, n + 1);
+    return n < SAME_TEXT && this.out.length < MAX_MENTIONS;
+  }
+
+  /** The units to add now: all of a short list; of a long one the first few, the others deferred. */
+  take(units: readonly number[] | undefined, make: (u: number) => Mention): readonly number[] {
+    if (!units || this.out.length >= MAX_MENTIONS) return [];
+    if (units.length <= MANY_NAMESAKES) return units;
+    this.deferred.push({ units, make });
+    return units.slice(0, NAMESAKES_KEPT);
+  }
+
+  full(): boolean {
+    return this.out.length >= MAX_MENTIONS;
+  }
+
+  /** Adds the deferred namesakes that have an ancestor among the units mentioned. */
+  release(): void {
+    if (this.deferred.length === 0) return;
+    const named = new Set<number>();
+    for (const m of this.out) named.add(m.u);
+    for (const { units, make } of this.deferred) {
+      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS; i++) {
+        const u = units[i]!;
+        for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
+          if (named.has(a)) {
+            this.out.push(make(u));
+            break;
+          }
+        }
+      }
+    }
   }
 }
 

@@ -145,6 +145,11 @@ describe('address resolver: bad and hostile input', () => {
       'Kandal '.repeat(Math.floor(MAX_ADDRESS_LENGTH / 7)),
       '1'.repeat(MAX_ADDRESS_LENGTH),
       'St. 1 '.repeat(MAX_ADDRESS_LENGTH / 6),
+      // Names with hundreds of namesakes, repeated (their mentions are bounded: see MentionBudget).
+      'Thmei '.repeat(83),
+      'ថ្មី'.repeat(125),
+      'Phum 1, '.repeat(62),
+      'Kandal Thmei Phum Svay Prey Chrey Kouk Tuol Trapeang Krang Ta Prey Thum '.repeat(6),
     ];
     for (const q of hostile) {
       const { candidates } = resolver().resolve(q);
