@@ -16,14 +16,13 @@
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../gazetteer/types.js';
-import { LEVELS } from '../gazetteer/types.js';
 import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
-import { LATIN_UNIT_WORDS, type KhmerRun, type LatinWord, tokenise } from './tokens.js';
+import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
 /** Longest address read, in UTF-16 code units; longer input is refused before any work. */
 export const MAX_ADDRESS_LENGTH = 500;
@@ -960,4 +959,3 @@ export function confidenceOf(f: {
   return Math.round(c * 100) / 100;
 }
 
-export { LEVELS, LATIN_UNIT_WORDS };
