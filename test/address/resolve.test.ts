@@ -150,6 +150,8 @@ describe('address resolver: bad and hostile input', () => {
       'ថ្មី'.repeat(125),
       'Phum 1, '.repeat(62),
       'Kandal Thmei Phum Svay Prey Chrey Kouk Tuol Trapeang Krang Ta Prey Thum '.repeat(6),
+      // Words that are Object's own properties.
+      'constructor toString __proto__ hasOwnProperty valueOf Province',
     ];
     for (const q of hostile) {
       const { candidates } = resolver().resolve(q);
