@@ -177,8 +177,8 @@ export function dashboardPage(ctx: PageContext, rows: KeyRow[], account?: { used
 <h1>${t.yourKeys}</h1>
 <section class="card" aria-labelledby="key-kinds">
   <h2 id="key-kinds">${t.keyKinds}</h2>
-  <p><strong>${t.secretKeyTitle}</strong>: ${t.secretKeyText}</p>
-  <p><strong>${t.browserKeyTitle}</strong>: ${t.browserKeyText}</p>
+  <p><strong>${t.secretKeyTitle}</strong> (<code>khk_…</code>): ${t.secretKeyText}</p>
+  <p><strong>${t.browserKeyTitle}</strong> (<code>khp_…</code>): ${t.browserKeyText}</p>
 </section>
 <form class="card" method="post" action="/dashboard/keys">
   <input type="hidden" name="_csrf" value="${ctx.csrf}">
@@ -188,11 +188,11 @@ export function dashboardPage(ctx: PageContext, rows: KeyRow[], account?: { used
 </form>
 <form class="card" method="post" action="/dashboard/browser-keys">
   <input type="hidden" name="_csrf" value="${ctx.csrf}">
-  <label for="browser-name">${t.keyName}</label>
+  <label for="browser-name">${t.browserKeyName}</label>
   <input id="browser-name" type="text" name="name" maxlength="80">
   <label for="browser-origins">${t.origins}</label>
   <textarea id="browser-origins" name="origins" rows="3" required maxlength="4200" aria-describedby="origins-hint"></textarea>
-  <p id="origins-hint" class="muted"><code>scheme://host[:port]</code>, ${t.originsHint} <code>https://shop.example.com</code>, <code>http://localhost:5173</code></p>
+  <p id="origins-hint" class="muted">${t.originsHint} <code>https://shop.example.com</code>, <code>http://localhost:5173</code></p>
   ${error ? html`<p class="error" role="alert">${ctx.lang === 'km' ? html`${t.originsRefused} <code>${error}</code>` : error}</p>` : ''}
   <p><button type="submit">${t.createBrowserKey}</button></p>
 </form>

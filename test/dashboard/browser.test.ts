@@ -55,8 +55,8 @@ describe('dashboard in Chromium', () => {
     await page.waitForURL('**/dashboard');
     await shot('3-dashboard-empty');
 
-    await page.locator('#name').fill('my shop');
-    await page.getByRole('button', { name: 'Create a key', exact: true }).click();
+    await page.getByLabel('Name (optional)', { exact: true }).fill('my shop');
+    await page.getByRole('button', { name: 'Create a key' }).click();
     const key = (await page.locator('#new-key').textContent())!;
     assert.match(key, /^khk_\w{30}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
@@ -120,7 +120,7 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'បង្កើតគណនី' }).click();
     await page.waitForURL('**/dashboard');
     await page.getByText('មិនទាន់មានសោទេ', { exact: false }).waitFor();
-    await page.locator('#name').fill('ហាងរបស់ខ្ញុំ');
+    await page.getByLabel('ឈ្មោះ (ស្រេចចិត្ត)', { exact: true }).fill('ហាងរបស់ខ្ញុំ');
     await page.getByRole('button', { name: 'បង្កើតសោ', exact: true }).click();
     await page.waitForURL('**/dashboard/keys/new/*');
     const key = (await page.locator('#new-key').textContent())!;

@@ -120,9 +120,9 @@ describe('developer dashboard', () => {
   it('explains secret and browser keys, creates a browser key for its origins, and edits them', async () => {
     const client = await signedUp(d.app, 'web@example.com');
     const page = (await client.get('/dashboard')).body;
-    assert.match(page, /Secret key \(khk_…\)<\/strong>: For your server/);
-    assert.match(page, /Browser key \(khp_…\)<\/strong>: For a web page/);
-    assert.match((await client.get('/dashboard?lang=km')).body, /សោកម្មវិធីរុករក \(khp_…\)/);
+    assert.match(page, /Secret key<\/strong> \(<code>khk_…<\/code>\): For your server/);
+    assert.match(page, /Browser key<\/strong> \(<code>khp_…<\/code>\): For a web page/);
+    assert.match((await client.get('/dashboard?lang=km')).body, /សោកម្មវិធីរុករក<\/strong> \(<code>khp_…<\/code>\)/);
     await client.get('/dashboard?lang=en');
     const refused = await client.post('/dashboard/browser-keys', { name: 'web', origins: 'shop.example.com/checkout' });
     assert.equal(refused.statusCode, 400);
