@@ -321,7 +321,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     } catch (error) {
       if (!(error instanceof StoreError && error.code === 'limit')) throw error;
       const ctx = await context(request, reply);
-      return page(reply, messagePage(ctx, '409', fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
+      const t = serviceMessages(ctx.lang);
+      return page(reply, messagePage(ctx, t.keyLimitTitle, fill(t.keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
     }
   };
 
