@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * A unit by its slug path (a search result's href), e.g. /locations/phnom-penh/chamkar-mon
-         * @description One to four lowercase slugs, province first. Answers the unit's detail record, as GET /{level}s/{id} does.
+         * @description One to four lowercase slugs, province first. Answers the unit's detail record, as GET /{level}s/{id} does. A path with a slug a unit had before a name repair of the data (e.g. /locations/kratie/kracheh) answers 301 with the current path in Location.
          */
         get: operations["getLocationBySlugPath"];
         put?: never;
@@ -587,6 +587,18 @@ export interface operations {
             /** @description The commune. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -647,6 +659,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -654,6 +678,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,6 +741,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -764,6 +800,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,6 +863,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -874,6 +987,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -929,6 +1050,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,6 +1115,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1039,6 +1174,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,6 +1252,18 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1302,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1156,6 +1321,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1211,6 +1384,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1266,6 +1443,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1506,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,6 +1630,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1693,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1758,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,6 +1817,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1613,6 +1895,18 @@ export interface operations {
             /** @description The district. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1668,6 +1962,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1675,6 +1981,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +2044,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1785,6 +2103,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,6 +2166,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,6 +2290,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1950,6 +2353,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +2418,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +2477,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2555,18 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,6 +2598,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2170,6 +2617,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2680,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2280,6 +2739,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2802,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2390,6 +2926,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2445,6 +2989,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +3054,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +3113,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,6 +3185,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,6 +3219,18 @@ export interface operations {
             /** @description The unit at that path. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,9 +3403,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description Moved permanently: a former slug; Location has the unit's current path. */
+            301: {
+                headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2833,6 +3440,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,6 +3503,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,6 +3562,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,6 +3625,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3053,6 +3749,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3812,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3877,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3936,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,6 +4014,18 @@ export interface operations {
             /** @description The unit that owns the postal code. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +4074,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3345,6 +4093,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,6 +4156,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3455,6 +4215,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +4278,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +4402,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +4465,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +4530,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4589,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3799,6 +4664,18 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +4718,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3848,6 +4737,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +4800,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,6 +4859,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,6 +4922,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,6 +5046,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,6 +5109,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,6 +5174,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +5233,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +5311,18 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,6 +5373,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4362,6 +5392,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +5455,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4472,6 +5514,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +5577,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4582,6 +5701,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +5764,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4692,6 +5829,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5888,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +5966,18 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,6 +6022,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4870,6 +6041,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +6104,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +6163,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +6226,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5090,6 +6350,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +6413,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +6478,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5255,6 +6537,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,6 +6609,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5332,9 +6624,76 @@ export interface operations {
                     };
                 };
             };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
             /** @description service_unavailable: the key store does not answer. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,6 +6765,18 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5555,6 +6926,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5562,6 +6945,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5617,6 +7008,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,6 +7067,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5727,6 +7130,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5782,6 +7254,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +7317,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5892,6 +7382,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +7441,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,6 +7520,14 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6121,6 +7629,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +7692,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,6 +7751,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6286,6 +7814,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +7938,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6396,6 +8001,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +8066,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6506,6 +8125,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6581,6 +8206,18 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6599,10 +8236,10 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "location";
                                 /**
-                                 * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                                 * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                                  * @enum {unknown}
                                  */
-                                match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                                match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                                 /** @description Name in the requested language. */
                                 name: string;
                                 /** @description Name of the parent unit in the requested language; absent on provinces. */
@@ -6630,6 +8267,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6637,6 +8286,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6692,6 +8349,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,6 +8408,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,6 +8471,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6857,6 +8595,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6912,6 +8658,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +8723,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +8782,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7094,6 +8860,18 @@ export interface operations {
             /** @description The unit's history. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +8955,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7184,6 +8974,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7239,6 +9037,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +9096,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,6 +9159,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,6 +9283,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7459,6 +9346,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7514,6 +9411,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7569,6 +9470,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,6 +9542,14 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7644,6 +9559,8 @@ export interface operations {
                             key_id: string;
                             /** @description The first characters of the key (not secret). */
                             key_prefix: string;
+                            /** @description This key's share of `used` (equal to it when `quota_scope` is `key`). */
+                            key_used: number;
                             /** @description Requests allowed per calendar month (UTC). */
                             monthly_quota: number;
                             /** @description Requests allowed per second (per server process). */
@@ -7651,13 +9568,15 @@ export interface operations {
                             /** @description The month counted, UTC. */
                             period: string;
                             plan: string;
+                            /** @description `account`: the quota and per-second limit are the account's, shared by all its keys (dashboard keys); `key`: this key's own (a key the operator made without an account). */
+                            quota_scope: "account" | "key";
                             remaining: number;
                             /**
                              * Format: date-time
                              * @description When the quota resets: the first moment of next month, UTC.
                              */
                             resets_at: string;
-                            /** @description Requests counted this month, this one included. */
+                            /** @description Requests counted this month against the quota, this one included: all the account's keys together (revoked ones too) when `quota_scope` is `account`. */
                             used: number;
                         };
                         metadata: {
@@ -7672,6 +9591,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7727,6 +9654,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +9713,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +9776,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7892,6 +9900,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7947,6 +9963,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8002,6 +10028,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8057,6 +10087,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8129,6 +10165,18 @@ export interface operations {
             /** @description The Feature. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8168,6 +10216,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8175,6 +10235,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8226,6 +10294,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8277,6 +10349,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8328,6 +10408,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +10524,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8430,6 +10583,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,6 +10644,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8532,6 +10699,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8597,6 +10770,18 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8621,6 +10806,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8628,6 +10825,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8679,6 +10884,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8730,6 +10939,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,6 +10998,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,6 +11114,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8883,6 +11173,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +11234,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8985,6 +11289,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9038,7 +11348,7 @@ export interface operations {
     v1Dataset: {
         parameters: {
             query?: {
-                /** @description `json` (default): `{ dataset, version, level, count, licence, attribution, columns, units: [...] }`, one unit per line; `csv`: RFC 4180 with a header row, the dataset version in a last column `dataset_version`; `geojson`: a FeatureCollection of Points at each unit's centroid (boundaries are not included yet). */
+                /** @description `json` (default): `{ dataset, version, level, count, licence, attribution, columns, units: [...] }`, one unit per line; `csv`: RFC 4180 with a header row, the dataset version in a last column `dataset_version`; `geojson`: a FeatureCollection: provinces, districts and communes as MultiPolygon boundaries (CC BY 4.0, attribution in the file), villages as Points at their centroids. */
                 format?: "json" | "csv" | "geojson";
                 /** @description Only this level; all four levels (25 + 210 + 1,652 + 14,578 units) when absent. */
                 level?: "province" | "district" | "commune" | "village";
@@ -9052,6 +11362,18 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9063,6 +11385,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9070,6 +11404,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +11463,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +11518,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +11577,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,6 +11693,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +11752,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +11813,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9427,6 +11868,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9492,6 +11939,18 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9516,6 +11975,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9523,6 +11994,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,6 +12053,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9625,6 +12108,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9676,6 +12167,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,6 +12283,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9778,6 +12342,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,6 +12403,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9880,6 +12458,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9942,6 +12526,18 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9964,6 +12560,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9971,6 +12579,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10022,6 +12638,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10073,6 +12693,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10124,6 +12752,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +12868,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10226,6 +12927,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10277,6 +12988,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,6 +13043,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10393,6 +13114,18 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,6 +13148,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10422,6 +13167,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10473,6 +13226,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10524,6 +13281,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,6 +13340,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,6 +13456,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +13515,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10728,6 +13576,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10779,6 +13631,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10844,6 +13702,18 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10948,6 +13818,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10955,6 +13837,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11006,6 +13896,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11057,6 +13951,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11108,6 +14010,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11159,6 +14126,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11210,6 +14185,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11261,6 +14246,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11312,6 +14301,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11379,6 +14374,14 @@ export interface operations {
             /** @description One result per address, in order. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,6 +14499,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11547,6 +14558,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11598,6 +14613,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11649,6 +14672,14 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +14731,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11751,6 +14790,14 @@ export interface operations {
             /** @description Not sent as application/json. */
             415: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11802,6 +14849,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11853,6 +14910,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11904,6 +14965,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11971,6 +15038,14 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12051,6 +15126,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12102,6 +15185,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12153,6 +15240,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12204,6 +15299,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +15415,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12306,6 +15474,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,6 +15535,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12408,6 +15590,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12482,6 +15670,14 @@ export interface operations {
             /** @description The commune of each point, in order. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12566,6 +15762,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12617,6 +15821,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +15876,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12719,6 +15935,14 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12770,6 +15994,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12821,6 +16053,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12872,6 +16114,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +16169,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,6 +16244,18 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13002,10 +16266,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "province";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13018,10 +16282,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "district";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13038,10 +16302,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "commune";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13056,10 +16320,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "village";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13080,6 +16344,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13087,6 +16363,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13138,6 +16422,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13189,6 +16477,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13240,6 +16536,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13291,6 +16652,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13342,6 +16711,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13393,6 +16772,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13444,6 +16827,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13509,6 +16898,18 @@ export interface operations {
             /** @description The unit's history (a one-element array). */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13583,6 +16984,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13590,6 +17003,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13641,6 +17062,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13692,6 +17117,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13743,6 +17176,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13794,6 +17292,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13845,6 +17351,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13896,6 +17412,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13947,6 +17467,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14009,6 +17535,14 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,6 +17552,8 @@ export interface operations {
                             key_id: string;
                             /** @description The first characters of the key (not secret). */
                             key_prefix: string;
+                            /** @description This key's share of `used` (equal to it when `quota_scope` is `key`). */
+                            key_used: number;
                             /** @description Requests allowed per calendar month (UTC). */
                             monthly_quota: number;
                             /** @description Requests allowed per second (per server process). */
@@ -14025,13 +17561,15 @@ export interface operations {
                             /** @description The month counted, UTC. */
                             period: string;
                             plan: string;
+                            /** @description `account`: the quota and per-second limit are the account's, shared by all its keys (dashboard keys); `key`: this key's own (a key the operator made without an account). */
+                            quota_scope: "account" | "key";
                             remaining: number;
                             /**
                              * Format: date-time
                              * @description When the quota resets: the first moment of next month, UTC.
                              */
                             resets_at: string;
-                            /** @description Requests counted this month, this one included. */
+                            /** @description Requests counted this month against the quota, this one included: all the account's keys together (revoked ones too) when `quota_scope` is `account`. */
                             used: number;
                         }[];
                         /** @enum {string} */
@@ -14042,6 +17580,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14093,6 +17639,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14144,6 +17694,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14195,6 +17753,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14246,6 +17869,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14297,6 +17928,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14348,6 +17989,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14399,6 +18044,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14472,6 +18123,18 @@ export interface operations {
             /** @description The verdict, problems and corrected chain. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14534,6 +18197,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14541,6 +18216,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14592,6 +18275,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14643,6 +18330,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14694,6 +18389,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14745,6 +18505,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14796,6 +18564,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14847,6 +18625,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14898,6 +18680,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14963,6 +18751,18 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14987,6 +18787,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14994,6 +18806,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15045,6 +18865,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15096,6 +18920,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15147,6 +18979,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15198,6 +19095,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15249,6 +19154,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15300,6 +19215,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15351,6 +19270,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15419,6 +19344,18 @@ export interface operations {
             /** @description The village. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15480,6 +19417,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15487,6 +19436,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15542,6 +19499,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15597,6 +19558,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15652,6 +19621,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15707,6 +19745,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15762,6 +19808,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15817,6 +19873,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15872,6 +19932,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
