@@ -13,13 +13,13 @@ export function asciiDigits(text: string): string {
 }
 
 /**
- * Lookup tables without a prototype: a query word such as "constructor" or "toString" must not find Object's
- * methods (it made /search?q=constructor a 500).
+ * A lookup table without a prototype: a query word such as "constructor" or "__proto__" finds nothing in it (in a
+ * plain object it found Object's own properties, and the search failed with a 500).
  */
-const table = (entries: Record<string, string>): Record<string, string> => Object.assign(Object.create(null) as Record<string, string>, entries);
+const table = (entries: Record<string, string>): Readonly<Record<string, string>> => Object.freeze(Object.assign(Object.create(null) as Record<string, string>, entries));
 
 /** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */
-const NUMBER_WORDS: Record<string, string> = table({
+const NUMBER_WORDS = table({
   muoy: '1', mouy: '1', muy: '1', moy: '1',
   pir: '2', pi: '2',
   bei: '3', bey: '3',
@@ -34,8 +34,8 @@ const NUMBER_WORDS: Record<string, string> = table({
 /** A ten followed by a unit adds up: "Dab Muoy" (ដប់មួយ) is 11, "Mphey Prampir" (ម្ភៃប្រាំពីរ) is 27. */
 const TENS = new Set(['10', '20']);
 /** "pram muoy" written as two words. */
-const AFTER_PRAM: Record<string, string> = table({ '1': '6', '2': '7', '3': '8', '4': '9' });
-const ROMAN: Record<string, string> = table({ i: '1', ii: '2', iii: '3', iv: '4' });
+const AFTER_PRAM = table({ '1': '6', '2': '7', '3': '8', '4': '9' });
+const ROMAN = table({ i: '1', ii: '2', iii: '3', iv: '4' });
 /** Words that only announce a number: "Ti" (ទី, ordinal), "Lekh"/"No" (number). Dropped before digits. */
 const NUMBER_MARKERS = new Set(['ti', 'ty', 'lekh', 'no']);
 
