@@ -16,14 +16,13 @@
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../gazetteer/types.js';
-import { LEVELS } from '../gazetteer/types.js';
 import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
-import { LATIN_UNIT_WORDS, type KhmerRun, type LatinWord, tokenise } from './tokens.js';
+import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
 /** Longest address read, in UTF-16 code units; longer input is refused before any work. */
 export const MAX_ADDRESS_LENGTH = 500;
@@ -113,6 +112,8 @@ const PARTIAL = 0.75;
 const POSTAL_WEIGHT = 5;
 const LEGACY_POSTAL_WEIGHT = 1.5;
 const MAX_KHMER_SPAN = 40;
+/** Readings kept before the search for more stops (ranked, deduplicated, and namesakes counted, from these). */
+const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 
@@ -221,8 +222,10 @@ export class AddressResolver {
     const { parts, spans } = findParts(text);
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
-    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions));
-    this.latinMentions(tokens.latin, mentions);
+    const budget = new MentionBudget(mentions, this.parent);
+    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
+    this.latinMentions(tokens.latin, mentions, budget);
+    budget.release();
     const postal = this.postalMentions(parts, mentions);
 
     const readings = this.complete(this.readings(mentions, postal), tokens);
@@ -234,7 +237,7 @@ export class AddressResolver {
 
   // ---- mentions ----
 
-  private khmerMentions(run: KhmerRun, r: number, out: Mention[]): void {
+  private khmerMentions(run: KhmerRun, r: number, out: Mention[], budget: MentionBudget): void {
     const { text } = run;
     const starts = clusterStarts(text);
     const isBoundary = new Uint8Array(text.length + 1);
@@ -262,7 +265,7 @@ export class AddressResolver {
         if (unitWordAt.has(`${i}:${j}`)) continue;
         const exact = this.tables.khmerExact.get(sub);
         const alias = this.tables.aliasExact.get(sub);
-        if (!exact && !alias) continue;
+        if ((!exact && !alias) || !budget.span(sub)) continue;
         const hint = hintAt.get(i) ?? null;
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
         const before = run.unitWords.find((w) => w.end === i);
@@ -270,12 +273,15 @@ export class AddressResolver {
         const edge = clean[i] && clean[j] ? 1 : PARTIAL;
         const chars = j - i;
         const seen = new Set<number>();
+        const make = (u: number, how: MatchHow) => {
+          const h = other !== null && other === this.units[u]!.level ? other : hint;
+          return this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } });
+        };
         const push = (units: readonly number[] | undefined, how: MatchHow) => {
-          for (const u of units ?? []) {
+          for (const u of budget.take(units, (x) => make(x, how))) {
             if (seen.has(u)) continue;
             seen.add(u);
-            const h = other !== null && other === this.units[u]!.level ? other : hint;
-            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
+            out.push(make(u, how));
           }
         };
         push(exact, 'exact');
@@ -284,7 +290,7 @@ export class AddressResolver {
     }
   }
 
-  private latinMentions(words: readonly LatinWord[], out: Mention[]): void {
+  private latinMentions(words: readonly LatinWord[], out: Mention[], budget: MentionBudget): void {
     const nearCache = new Map<string, string[]>();
     const near = (w: string) => {
       let found = nearCache.get(w);
@@ -313,19 +319,20 @@ export class AddressResolver {
           break;
         }
         const hint = this.latinHint(words, a, b);
-        if (/^\d+$/.test(c) && hint === null) continue;
+        if ((/^\d+$/.test(c) && hint === null) || !budget.span(c)) continue;
         const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
         let found = false;
         const seen = new Set<number>();
         const digits = c.replace(/\D/g, '');
-        const push = (units: readonly number[] | undefined, how: MatchHow) => {
-          for (const u of units ?? []) {
+        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } });
+        const push = (all: readonly number[] | undefined, how: MatchHow) => {
+          // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+          const units = how === 'exact' || !all ? all : all.filter((u) => this.digitsOf(u) === digits);
+          for (const u of budget.take(units, (x) => make(x, how))) {
             if (seen.has(u)) continue;
-            // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
-            if (how !== 'exact' && this.digitsOf(u) !== digits) continue;
             seen.add(u);
             found = true;
-            out.push(this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } }));
+            out.push(make(u, how));
           }
         };
         push(this.tables.latinExact.get(c), 'exact');
@@ -355,10 +362,11 @@ export class AddressResolver {
       const chars = compact(folded).length;
       const seen = new Set<number>();
       // Written together or with a letter wrong across words ("Phno Penh", "Phhom Penh"): the compact name.
+      if (budget.full() || !budget.span(`typo:${compact(folded)}`)) continue;
       if (chars >= 6 && !/\d/.test(compact(folded))) {
         for (const near of this.tables.typoCompact.near(compact(folded))) {
           for (const u of this.tables.compactNames.get(near) ?? []) {
-            if (seen.has(u)) continue;
+            if (seen.has(u) || budget.full()) continue;
             seen.add(u);
             out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
           }
@@ -369,7 +377,7 @@ export class AddressResolver {
       if (fuzzy < 0) continue;
       for (const candidateWord of options[fuzzy]!) {
         for (const u of this.tables.wordPostings.get(candidateWord) ?? []) {
-          if (seen.has(u)) continue;
+          if (seen.has(u) || budget.full()) continue;
           const fits = this.tables.unitWordLists[u]!.some((name) => name.length === folded.length && name.every((w, i) => options[i]!.includes(w)));
           if (!fits) continue;
           seen.add(u);
@@ -431,8 +439,20 @@ export class AddressResolver {
       else byUnit.set(m.u, [m]);
     }
     for (const list of byUnit.values()) list.sort((x, y) => y.weight - x.weight);
+    // A reading scores at most its top's weight plus the heaviest mention of each level above it (and the postal
+    // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
+    const heaviest = [0, 0, 0, 0];
+    for (const m of mentions) {
+      const d = LEVEL_DEPTH[this.units[m.u]!.level];
+      if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
+    }
+    const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
+    const bound = (m: Mention) => m.weight + above[LEVEL_DEPTH[this.units[m.u]!.level]]! + (postal?.weight ?? 0);
+    const order = mentions.map((m) => ({ m, bound: bound(m) })).sort((x, y) => y.bound - x.bound);
+    const keptScores: number[] = [];
     const best = new Map<number, Reading>();
-    for (const top of mentions) {
+    for (const { m: top, bound: topBound } of order) {
+      if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
       const used: Mention[] = [top];
       const former: [number, number][] = [];
@@ -441,7 +461,9 @@ export class AddressResolver {
         byUnit.get(u)?.find((m) => m.how !== 'postal_code' && !used.some((x) => overlaps(x, m)));
       // Current ancestors, then former parents (and their ancestors) where the current one is not named.
       for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
-        let m = takeBest(a);
+        // Nothing at this level is named: neither the parent nor a former one can be.
+        if (heaviest[LEVEL_DEPTH[this.units[a]!.level]] === 0) continue;
+        let m = byUnit.has(a) ? takeBest(a) : undefined;
         if (!m) {
           for (const code of this.formerParentsOf(this.units[this.childOf(top.u, a)]!.code)) {
             const f = this.indexOf.get(code);
@@ -472,6 +494,13 @@ export class AddressResolver {
       score -= 0.01 * LEVEL_DEPTH[this.units[top.u]!.level];
       const previous = best.get(top.u);
       if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
+      // The best scores so far, descending (a short list).
+      let at = keptScores.length;
+      while (at > 0 && keptScores[at - 1]! < score) at--;
+      if (at < PRUNE_AFTER) {
+        keptScores.splice(at, 0, score);
+        if (keptScores.length > PRUNE_AFTER) keptScores.pop();
+      }
     }
     return [...best.values()];
   }
@@ -505,7 +534,7 @@ export class AddressResolver {
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
         const children = this.gazetteer.children(top.code);
-        for (const piece of this.pieces(reading, tokens)) {
+        for (const piece of this.pieces(reading, tokens).slice(0, MAX_PIECES)) {
           let bestChild = -1;
           let bestDistance = Infinity;
           const words = piece.khmer ? [] : piece.text.split(' ');
@@ -725,9 +754,9 @@ export class AddressResolver {
       const codes = rivals.slice(0, 10).map((r) => this.units[r.top.u]!.code);
       warnings.push({
         code: 'AMBIGUOUS',
-        message: `${rivals.length + 1} units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); `
+        message: `${rivals.length + 1} or more units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); `
           + 'add the commune, district or province to tell them apart.',
-        message_km: `មានអង្គភាពចំនួន ${rivals.length + 1} ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
+        message_km: `មានអង្គភាពចំនួន ${rivals.length + 1} ឬច្រើនជាងនេះ ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
         codes,
       });
     }
@@ -783,6 +812,66 @@ export class AddressResolver {
       k = e + 1;
     }
     return { covered, unmatched: unmatched.filter(Boolean) };
+  }
+}
+
+/** A name shared by more units than this (Thmei, Kandal, Phum 1) is read through the other names of the address. */
+const MANY_NAMESAKES = 48;
+/** Of such a name, this many units are kept anyway (so that AMBIGUOUS can say so). */
+const NAMESAKES_KEPT = 8;
+/** The same text read as names at most this many times (hostile repetitions). */
+const SAME_TEXT = 3;
+/** Mentions per address, at most. */
+const MAX_MENTIONS = 600;
+/** Unexplained pieces compared with a reading's children, at most. */
+const MAX_PIECES = 12;
+
+/**
+ * Bounds the mentions of one address, so that no input costs much more than a real address: a span's text counts
+ * at most SAME_TEXT times, at most MAX_MENTIONS mentions are made, and a name with many namesakes is first kept for a
+ * few of them only; the rest are added afterwards when one of their ancestors is named elsewhere in the address
+ * ("Phum 1, Sangkat Tonle Basak" finds the Phum 1 of Tonle Basak among 169).
+ */
+class MentionBudget {
+  private readonly texts = new Map<string, number>();
+  private readonly deferred: { units: readonly number[]; make: (u: number) => Mention }[] = [];
+  constructor(private readonly out: Mention[], private readonly parent: Int32Array) {}
+
+  /** Whether a span with this text may add mentions. */
+  span(text: string): boolean {
+    const n = this.texts.get(text) ?? 0;
+    this.texts.set(text, n + 1);
+    return n < SAME_TEXT && this.out.length < MAX_MENTIONS;
+  }
+
+  /** The units to add now: all of a short list; of a long one the first few, the others deferred. */
+  take(units: readonly number[] | undefined, make: (u: number) => Mention): readonly number[] {
+    if (!units || this.out.length >= MAX_MENTIONS) return [];
+    if (units.length <= MANY_NAMESAKES) return units;
+    this.deferred.push({ units, make });
+    return units.slice(0, NAMESAKES_KEPT);
+  }
+
+  full(): boolean {
+    return this.out.length >= MAX_MENTIONS;
+  }
+
+  /** Adds the deferred namesakes that have an ancestor among the units mentioned. */
+  release(): void {
+    if (this.deferred.length === 0) return;
+    const named = new Set<number>();
+    for (const m of this.out) named.add(m.u);
+    for (const { units, make } of this.deferred) {
+      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS; i++) {
+        const u = units[i]!;
+        for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
+          if (named.has(a)) {
+            this.out.push(make(u));
+            break;
+          }
+        }
+      }
+    }
   }
 }
 
@@ -870,4 +959,3 @@ export function confidenceOf(f: {
   return Math.round(c * 100) / 100;
 }
 
-export { LEVELS, LATIN_UNIT_WORDS };

@@ -106,7 +106,9 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
       for (const folded of foldWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
         const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
-        latin.push({ word, start: i, end: j, unit: LATIN_UNIT_WORDS[word] ?? null, filler: LATIN_FILLER.has(word), segment });
+        // Own keys only: "constructor" is not a unit word.
+        const unit = Object.hasOwn(LATIN_UNIT_WORDS, word) ? LATIN_UNIT_WORDS[word]! : null;
+        latin.push({ word, start: i, end: j, unit, filler: LATIN_FILLER.has(word), segment });
       }
       i = j;
     } else {

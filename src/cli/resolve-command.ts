@@ -77,6 +77,7 @@ function outcome(resolver: AddressResolver, address: string): Outcome {
 
 class Progress {
   private readonly started = performance.now();
+  private readonly cpuAtStart = process.cpuUsage();
   private lastShown = 0;
   rows = 0;
   readonly counts: Record<Status, number> = { resolved: 0, ambiguous: 0, unresolved: 0 };
@@ -101,8 +102,10 @@ class Progress {
   summary(): string {
     const { resolved, ambiguous, unresolved } = this.counts;
     const seconds = (performance.now() - this.started) / 1000;
+    const cpu = process.cpuUsage(this.cpuAtStart);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     return `${this.err.isTTY ? '\r' : ''}kh-address resolve: ${this.rows} rows: ${resolved} resolved, ${ambiguous} ambiguous, `
-      + `${unresolved} unresolved (${seconds.toFixed(1)} s, ${this.rate()} rows/s)\n`;
+      + `${unresolved} unresolved (${seconds.toFixed(1)} s, ${this.rate()} rows/s; ${cpuSeconds.toFixed(1)} s of CPU)\n`;
   }
 }
 

@@ -12,8 +12,11 @@ export function asciiDigits(text: string): string {
   return KHMER_DIGIT.test(text) ? text.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : text;
 }
 
-/** A lookup table without a prototype: a typed word such as "constructor" or "toString" is not in it. */
-const table = (entries: Record<string, string>): Record<string, string> => Object.assign(Object.create(null) as Record<string, string>, entries);
+/**
+ * A lookup table without a prototype: a query word such as "constructor" or "__proto__" finds nothing in it (in a
+ * plain object it found Object's own properties, and the search failed with a 500).
+ */
+const table = (entries: Record<string, string>): Readonly<Record<string, string>> => Object.freeze(Object.assign(Object.create(null) as Record<string, string>, entries));
 
 /** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */
 const NUMBER_WORDS = table({

@@ -45,6 +45,10 @@ describe('compound search', () => {
     assert.ok(compoundFired <= relevance.length * 0.05, `${compoundFired} compound readings`);
   });
 
+  it('reads words that are Object\'s properties as nothing special', () => {
+    for (const q of ['constructor', 'toString', '__proto__ Kampot', 'valueOf Province']) assert.ok(compound(q).total >= 0);
+  });
+
   it('pages through the merged list without repeating the compound unit', () => {
     const all = compound('Tonle Basak Chamkar Mon', { offset: 0, limit: 100 });
     const paged = [...compound('Tonle Basak Chamkar Mon', { offset: 0, limit: 2 }).hits, ...compound('Tonle Basak Chamkar Mon', { offset: 2, limit: 2 }).hits];

@@ -14447,9 +14447,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description One result per address, in the order sent. */
-                        data: ({
-                            /** @description Candidates, best first (at most 5); empty when nothing in the input names a unit. */
-                            data: {
+                        data: {
+                            /** @description With status success: the candidates, best first. */
+                            data?: {
                                 /** @description Borey (housing estate) as written; null if none. */
                                 borey: string | null;
                                 /** @description Building, floor or room as written; null if none. */
@@ -14540,17 +14540,15 @@ export interface operations {
                                     message_km: string;
                                 }[];
                             }[];
-                            /** @enum {string} */
-                            status: "success";
-                        } | {
-                            error: {
+                            /** @description With status error: this address is blank or has no letter or digit. */
+                            error?: {
                                 /** @enum {string} */
                                 code: "invalid_request";
                                 message: string;
                             };
-                            /** @enum {string} */
-                            status: "error";
-                        })[];
+                            /** @enum {unknown} */
+                            status: "success" | "error";
+                        }[];
                         /** @enum {string} */
                         status: "success";
                     };

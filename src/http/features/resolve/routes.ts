@@ -7,7 +7,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AddressInputError, type AddressResolver } from '../../../address/resolve.js';
+import { AddressInputError, type AddressResolver, checkAddressInput } from '../../../address/resolve.js';
 import { validateAddress } from '../../../address/validate.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { AccessControl } from '../../../keys/access-control.js';
@@ -22,6 +22,9 @@ import {
   MAX_BATCH, ResolveData, ResolveQuery, V1BatchResponse, V1ResolveBody, V1ResolveQuery, V1ResolveResponse, V1ValidateQuery,
   V1ValidateResponse,
 } from './schemas.js';
+
+/** Addresses of a batch resolved between two turns of the event loop (a few milliseconds of work). */
+const BATCH_SLICE = 5;
 
 export interface ResolveRouteOptions {
   gazetteer: Gazetteer;
@@ -39,6 +42,16 @@ function resolveOr400(resolver: AddressResolver, q: string, where: 'query' | 'bo
     if (error instanceof AddressInputError) {
       throw invalidRequest(`Invalid ${where === 'query' ? 'query parameter' : 'body'} ${parameter}: ${error.message}.`, [{ in: where, parameter, message: error.message }]);
     }
+    throw error;
+  }
+}
+
+/** The cheap checks of q (length, blank, no letter or digit), as a 400. */
+function checkOr400(q: string): void {
+  try {
+    checkAddressInput(q);
+  } catch (error) {
+    if (error instanceof AddressInputError) throw invalidRequest(`Invalid query parameter q: ${error.message}.`, [{ in: 'query', parameter: 'q', message: error.message }]);
     throw error;
   }
 }
@@ -63,8 +76,9 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     },
   }, (request, reply) => {
     const { q } = request.query;
-    const resolution = resolveOr400(resolver, q, 'query', 'q');
-    payloads.sendWhole(reply, `v1resolve|${resolution.input}`, () => ({ status: 'success' as const, data: resolution.candidates.map(v1Candidate) }));
+    // Checked before the cache (a bad q is a 400 even with a matching ETag); resolved only when not cached.
+    checkOr400(q);
+    payloads.sendWhole(reply, `v1resolve|${q}`, () => ({ status: 'success' as const, data: resolveOr400(resolver, q, 'query', 'q').candidates.map(v1Candidate) }));
   });
 
   typed.get('/resolve', {
@@ -78,10 +92,10 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     },
   }, (request, reply) => {
     const { q, lang = 'en' } = request.query;
-    const resolution = resolveOr400(resolver, q, 'query', 'q');
+    checkOr400(q);
     const byCode = (code: string) => gazetteer.byCode(code);
-    payloads.sendIdentifier(reply, `resolve|${lang}|${resolution.input}`, () => {
-      const items = resolution.candidates.map((c) => identifierCandidate(c, lang, byCode));
+    payloads.sendIdentifier(reply, `resolve|${lang}|${q}`, () => {
+      const items = resolveOr400(resolver, q, 'query', 'q').candidates.map((c) => identifierCandidate(c, lang, byCode));
       return { items, total: items.length };
     });
   });
@@ -129,7 +143,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
       if (apiError.statusCode === 500) request.log.error({ err: error }, 'request failed');
       return sendError(request, reply, apiError);
     },
-  }, (request, reply) => {
+  }, async (request, reply) => {
     const addresses = request.body;
     if (access && request.apiKey && addresses.length > 1) {
       const charged = access.chargeMore(request.apiKey.key, addresses.length - 1);
@@ -142,14 +156,21 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
       }
       request.apiKey = { key: request.apiKey.key, limits };
     }
-    const data = addresses.map((q) => {
+    const one = (q: string) => {
       try {
         return { status: 'success' as const, data: resolver.resolve(q).candidates.map(v1Candidate) };
       } catch (error) {
         if (error instanceof AddressInputError) return { status: 'error' as const, error: { code: 'invalid_request' as const, message: `This address ${error.message}.` } };
         throw error;
       }
-    });
+    };
+    // The quota was charged above, synchronously; the addresses are resolved a few at a time, letting other requests
+    // run between (a batch must not hold the event loop for the time of 100 addresses).
+    const data: ReturnType<typeof one>[] = [];
+    for (let i = 0; i < addresses.length; i += BATCH_SLICE) {
+      if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (const q of addresses.slice(i, i + BATCH_SLICE)) data.push(one(q));
+    }
     return { status: 'success' as const, data };
   });
 
