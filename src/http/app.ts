@@ -9,18 +9,20 @@ import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
-import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
+import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
-import { deferredChildLogger } from './request-logger.js';
+import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
-import { clientErrorHandler } from './plugins/client-errors.js';
+import { clientErrorHandler, refuseConnect } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { datasetRoutes } from './features/dataset/routes.js';
+import { widgetRoutes } from './features/widget/routes.js';
 import { geoRoutes } from './features/geo/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
@@ -48,7 +50,7 @@ export interface AppOptions {
   /** The key store: /ready checks it, the dashboard keeps accounts in it. */
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
-  dashboard?: { operatorContact: string };
+  dashboard?: { operatorContact: string; maxKeysPerAccount?: number };
   /**
    * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
    * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).
@@ -60,6 +62,8 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** Log every request and response (pino, with the correlation id). Off by default: it costs throughput. */
   logRequests?: boolean;
+  /** The picker's demo page: the browser key it shows (made at start for the service's own origins), if any. */
+  widget?: { demoKey: () => string | undefined };
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -87,8 +91,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const resolver = options.resolver ?? resolverFor(gazetteer, search);
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
+  const logger = options.logger;
   const app = Fastify({
-    logger: options.logger ?? false,
+    // Requests are logged with their URL redacted of anything shaped like a key (request-logger.ts).
+    logger: logger && typeof logger === 'object' ? { ...logger, serializers: { req: serializeRequest, ...logger.serializers } } : logger ?? false,
+    // A request without Host is answered by the onRequest hook below in the JSON envelope, not by Node with an
+    // empty 400.
+    http: { requireHostHeader: false },
     trustProxy: trustProxyOption(options.trustProxy),
     // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
     requestTimeout: 30_000,
@@ -102,8 +111,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
     // (These requests never reach the onRequest hook, hence the explicit stamp.)
+    // The message names the URL shortened, as the 404 does (Fastify's own echoes up to 16 KiB of it).
     frameworkErrors: (error, request, reply) =>
-      sendError(request, stampHeaders(request, reply), invalidRequest(`Malformed request: ${error.message}`)),
+      sendError(request, stampHeaders(request, reply), invalidRequest(error.code === 'FST_ERR_BAD_URL'
+        ? `Malformed request: the URL ${quotePath(request.url.split('?', 1)[0]!)} is not valid (a bad percent-escape or invalid UTF-8).`
+        : 'Malformed request.')),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -114,8 +126,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
   app.addHook('onRequest', (request, reply, done) => {
     stampHeaders(request, reply);
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      sendError(request, reply, invalidRequest('The Host header is required in HTTP/1.1.', [{ in: 'header', parameter: 'host', message: 'is required' }]));
+      return;
+    }
     if (!cors(request, reply) && !refuseUnroutedWrite(request, reply)) done();
   });
+  app.server.on('connect', refuseConnect);
   const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {
@@ -169,18 +186,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
-      await data.register(usageRoutes);
+      await data.register(usageRoutes, { access });
     }
     await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
-    await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
+    await data.register(identifierSearchRoutes, { gazetteer, search, resolver, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
-    await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(v1SearchRoutes, { search, resolver, payloads });
+    await data.register(datasetRoutes, { gazetteer, geo: options.geo });
     await data.register(historyRoutes, { gazetteer, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
     await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
+  await app.register(widgetRoutes, { demoKey: options.widget?.demoKey ?? (() => undefined) });
   if (options.dashboard && access && store) {
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, ...options.dashboard });
   }
   return app;
 }

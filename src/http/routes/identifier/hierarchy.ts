@@ -11,7 +11,7 @@ import { invalidRequest, notFound, unitById } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { identifierPresenters, type Lang } from '../../presenters/identifier.js';
-import { errorResponses, IdentifierError, IdParams, LangQuery, NotModified } from '../../schemas/common.js';
+import { errorResponses, IdentifierError, idParams, LangQuery, NotModified } from '../../schemas/common.js';
 import {
   AnyDetail, CommuneDetail, CommuneListItem, DistrictDetail, DistrictListItem, Envelope, ListEnvelope, ProvinceDetail,
   ProvinceListItem, VillageDetail, VillageListItem,
@@ -62,7 +62,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         operationId,
         tags: [TAGS.hierarchy],
         summary: `One ${level} by id, with its parents' names and counts of the units below it`,
-        params: IdParams,
+        params: idParams(level),
         querystring: LangQuery,
         response: responses(Envelope(schema, `The ${level}.`)),
       },
@@ -80,7 +80,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         operationId,
         tags: [TAGS.hierarchy],
         summary: `The ${PLURAL[childLevel]} of a ${level}, ordered by code`,
-        params: IdParams,
+        params: idParams(level),
         querystring: LangQuery,
         response: responses(ListEnvelope(item, `The ${PLURAL[childLevel]}.`)),
       },

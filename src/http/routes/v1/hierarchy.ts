@@ -12,7 +12,7 @@ import { unitByCode } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { v1Record } from '../../presenters/v1.js';
-import { errorResponses, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
+import { errorResponses, EXAMPLE_CODES, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
 import { V1Commune, V1District, V1Envelope, V1Province, V1Village } from '../../schemas/v1.js';
 
 function responses(record: TSchema, description: string) {
@@ -27,7 +27,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
   // A retired code answers 410 Gone with its successors.
   const find = (code: string, level: Level): Unit => unitByCode(gazetteer, code, level);
   const codeParams = (name: string, level: Level) =>
-    Type.Object({ [name]: { ...NcddCode(CODE_LENGTH[level], level), examples: [{ province: '12', district: '1201', commune: '120101', village: '12010101' }[level]] } },
+    Type.Object({ [name]: { ...NcddCode(CODE_LENGTH[level], level), examples: [EXAMPLE_CODES[level]] } },
       { additionalProperties: false });
 
   typed.get('/v1/provinces', {
