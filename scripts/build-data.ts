@@ -15,6 +15,7 @@ import { DATASET_PATH } from '../src/gazetteer/load.js';
 import { assembleUnits } from './data/assemble.js';
 import { KNOWN_UNREPAIRED, repairUnits } from './data/repairs.js';
 import { countDefects, DEFECT_CLASSES, KHMER_LEFT_AS_IS } from './data/names.js';
+import { type GeoRepair, readPolygons, repairGeo, validateGeo } from './data/geo.js';
 import { readSources, SOURCES_DIR } from './data/sources.js';
 import { validateDataset } from './data/validate.js';
 import { buildHistory, readHistorySources } from './data/history.js';
@@ -30,12 +31,16 @@ export interface BuildOutput {
   repairsMarkdown: string;
   /** Units with each defect of names.ts before and after the repairs. */
   defects: Record<string, { before: number; after: number }>;
+  /** The changes to pumi's centroids and boxes (scripts/data/geo.ts), and the geo problems before them. */
+  geo: { repairs: GeoRepair[]; problemsBefore: number };
 }
 
 /** Reads, repairs, assembles and validates; throws listing every problem if the dataset breaks a rule. */
 export function buildDataset(dir = SOURCES_DIR): BuildOutput {
   const sources = readSources(dir);
   const { units: repaired, repairs, cleaned } = repairUnits(sources.units);
+  const geoProblemsBefore = validateGeo(repaired).length;
+  const geoRepairs = repairGeo(repaired, readPolygons(dir));
   const source = (name: string) => {
     const found = sources.manifest.find((s) => s.name === name);
     if (!found) throw new Error(`data/sources/manifest.json has no source named ${name}`);
@@ -49,14 +54,15 @@ export function buildDataset(dir = SOURCES_DIR): BuildOutput {
     repairs,
     units: assembleUnits(repaired, sources.postal, cleaned),
   };
-  const problems = validateDataset(dataset, sources.postal);
+  const problems = [...validateDataset(dataset, sources.postal), ...validateGeo(dataset.units)];
   if (problems.length > 0) {
     throw new Error(`the dataset breaks ${problems.length} rule(s):\n  ${problems.slice(0, 50).join('\n  ')}`);
   }
   const before = countDefects([...cleaned.values()]);
   const after = countDefects(dataset.units);
   const defects = Object.fromEntries(DEFECT_CLASSES.map((d) => [d.id, { before: before[d.id]!, after: after[d.id]! }]));
-  return { dataset, json: serialise(dataset), repairsMarkdown: repairsMarkdown(dataset, defects), defects };
+  const geo = { repairs: geoRepairs, problemsBefore: geoProblemsBefore };
+  return { dataset, json: serialise(dataset), repairsMarkdown: repairsMarkdown(dataset, defects, geo), defects, geo };
 }
 
 /** One unit per line, so a data change shows as a readable diff. */
@@ -67,7 +73,7 @@ function serialise(dataset: Dataset): string {
   return `${headJson},\n  "repairs": [\n${lines(repairs)}\n  ],\n  "units": [\n${lines(units)}\n  ]\n}\n`;
 }
 
-function repairsMarkdown(dataset: Dataset, defects: BuildOutput['defects']): string {
+function repairsMarkdown(dataset: Dataset, defects: BuildOutput['defects'], geo: BuildOutput['geo']): string {
   // Invisible characters are shown as escapes, so the table says what was removed.
   const cell = (s: string) => s.replaceAll('|', '\\|').replace(/[\u200B-\u200D\uFEFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const rows = dataset.repairs.map((r) => `| ${r.code} | ${r.field} | ${cell(JSON.stringify(r.before))} | ${cell(JSON.stringify(r.after))} | ${cell(r.rule)} |`);
@@ -105,6 +111,22 @@ function repairsMarkdown(dataset: Dataset, defects: BuildOutput['defects']): str
     '| code | field | before | after | rule |',
     '|---|---|---|---|---|',
     ...rows,
+    '',
+    '## Geography (centroids and bounding boxes from pumi)',
+    '',
+    'Rules in `scripts/data/geo.ts`; the build then requires every centroid to lie in Cambodia and in its own box, every',
+    `box in [south, north, west, east] order, and no two units on one centroid: ${geo.problemsBefore} problems in the source, 0 after.`,
+    '',
+    '| rule | units |',
+    '|---|---|',
+    `| bbox-corner-order: the box listed two corners, [lat, lng, lat, lng]; rebuilt from them | ${geo.repairs.filter((r) => r.rule === 'bbox-corner-order').length} |`,
+    `| shared-centroid: the centroid (and box) of a namesake elsewhere; kept only for the commune whose 2014 polygon contains it | ${geo.repairs.filter((r) => r.rule === 'shared-centroid').length} dropped |`,
+    '',
+    'Centroids dropped (geo: null):',
+    '',
+    '| code | centroid | why |',
+    '|---|---|---|',
+    ...geo.repairs.filter((r) => r.rule === 'shared-centroid').map((r) => `| ${r.code} | ${r.before!.lat}, ${r.before!.lng} | ${r.why} |`),
     '',
     'Known defects left as they are:',
     '',

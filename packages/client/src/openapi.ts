@@ -9280,69 +9280,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
-            410: {
-                headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable machine-readable error code.
-                             * @enum {unknown}
-                             */
-                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
-                            /** @description For invalid_request: each parameter at fault. */
-                            details?: {
-                                /**
-                                 * @description Where the offending parameter is.
-                                 * @enum {unknown}
-                                 */
-                                in: "path" | "query" | "header" | "body";
-                                /** @description What is wrong with it. */
-                                message: string;
-                                /** @description The parameter's name. */
-                                parameter: string;
-                            }[];
-                            /** @description Human-readable explanation; may change between releases. */
-                            message: string;
-                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
-                            successors?: {
-                                /** @description NCDD code of today's unit. */
-                                code: string;
-                                /** @description Its slug path, resolvable at GET /locations/... */
-                                href: string;
-                                /**
-                                 * Format: uuid
-                                 * @description Its identifier (UUID).
-                                 */
-                                id: string;
-                                /** @enum {unknown} */
-                                level: "province" | "district" | "commune" | "village";
-                                /** @description Latin-script name. */
-                                name_en: string;
-                                /** @description Khmer name. */
-                                name_km: string;
-                            }[];
-                        };
-                        metadata: {
-                            /** @description Identifies this request; also in the x-correlation-id header. */
-                            correlationId: string;
-                        };
-                        /** @description The HTTP status. */
-                        statusCode: number;
-                    };
-                };
-            };
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
@@ -17295,65 +17232,6 @@ export interface operations {
                 headers: {
                     /** @description The methods the path accepts. */
                     Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: {
-                            /**
-                             * @description Stable machine-readable error code.
-                             * @enum {unknown}
-                             */
-                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
-                            /** @description For invalid_request: each parameter at fault. */
-                            details?: {
-                                /**
-                                 * @description Where the offending parameter is.
-                                 * @enum {unknown}
-                                 */
-                                in: "path" | "query" | "header" | "body";
-                                /** @description What is wrong with it. */
-                                message: string;
-                                /** @description The parameter's name. */
-                                parameter: string;
-                            }[];
-                            /** @description Human-readable explanation; may change between releases. */
-                            message: string;
-                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
-                            successors?: {
-                                /** @description NCDD code of today's unit. */
-                                code: string;
-                                /** @description Its slug path, resolvable at GET /locations/... */
-                                href: string;
-                                /**
-                                 * Format: uuid
-                                 * @description Its identifier (UUID).
-                                 */
-                                id: string;
-                                /** @enum {unknown} */
-                                level: "province" | "district" | "commune" | "village";
-                                /** @description Latin-script name. */
-                                name_en: string;
-                                /** @description Khmer name. */
-                                name_km: string;
-                            }[];
-                        };
-                        /** @enum {string} */
-                        status: "error";
-                    };
-                };
-            };
-            /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
-            410: {
-                headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
                     /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
                     "x-correlation-id"?: string;
                     /** @description Version of the gazetteer dataset that answered. */

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../../src/http/app.js';
 import { unitId } from '../../../src/gazetteer/uuid.js';
+import { loadGeography } from '../../../src/geo/geography.js';
 import { appOptions } from '../../helper.js';
 
 interface ErrorBody { code: string; message: string; successors?: { code: string; id: string; name_en: string; name_km: string; href: string }[] }
 
 describe('unit history and 410 Gone (both shapes)', async () => {
-  const app = await buildApp(appOptions());
+  const app = await buildApp({ ...appOptions(), geo: loadGeography() });
   after(() => app.close());
   const get = async (url: string) => {
     const response = await app.inject({ method: 'GET', url });
@@ -34,6 +35,10 @@ describe('unit history and 410 Gone (both shapes)', async () => {
     assert.equal((await get(first.href)).status, 200);
     // A code that never existed is still a 404.
     assert.equal((await get('/v1/communes/1299')).status, 404);
+    // The boundaries route (another feature) says the same for a retired code.
+    const boundary = await get('/v1/boundaries/120102');
+    assert.equal(boundary.status, 410);
+    assert.deepEqual(boundary.body.error!.successors!.map((s) => s.code), ['121301']);
   });
 
   it('answers the id of a retired unit with 410 and its successors (identifier shape)', async () => {

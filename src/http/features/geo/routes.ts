@@ -14,7 +14,7 @@ import type { Geography } from '../../../geo/geography.js';
 import type { AccessControl } from '../../../keys/access-control.js';
 import { API_VERSION } from '../../../version.js';
 import { CACHE_CONTROL, etagFor, matchesEtag } from '../../caching.js';
-import { ApiError, invalidRequest, notFound } from '../../errors.js';
+import { ApiError, gone, invalidRequest, notFound } from '../../errors.js';
 import { TAGS } from '../../plugins/openapi.js';
 import type { Lang } from '../../presenters/identifier.js';
 import { errorResponses, IdentifierError, NotModified, V1Error } from '../../schemas/common.js';
@@ -146,6 +146,8 @@ export async function geoRoutes(app: FastifyInstance, { gazetteer, geo, access }
       const feature = boundaryFeature(geo, gazetteer, code, level, SIMPLIFY_TOLERANCE[level]!);
       if (!feature) {
         const unit = gazetteer.byCode(code);
+        // A retired code: 410 with the units that replaced it (as on every code-based path).
+        if (!unit && gazetteer.isRetired(code)) throw gone(gazetteer, code, `The unit with code ${code}`);
         throw notFound(unit ? `No boundary for ${unit.level} ${code}.` : `No province, district or commune has code ${code}.`);
       }
       body = Buffer.from(JSON.stringify(feature));

@@ -20,6 +20,13 @@ const DESCRIPTION = 'Events since 2016 from the history of the pumi gazetteer (c
   'units, reclassifications, and the 2013 reforms). Each event lists its sources. A retired code answers its history here ' +
   '(elsewhere it is 410 Gone), with the units that replaced it.';
 
+/** The errors of a history route: no 410 here (a retired code answers its history). */
+function historyErrors<T extends Parameters<typeof errorResponses>[0]>(envelope: T) {
+  const all: Partial<ReturnType<typeof errorResponses<T>>> = errorResponses(envelope);
+  delete all[410];
+  return all;
+}
+
 export async function historyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -34,7 +41,7 @@ export async function historyRoutes(app: FastifyInstance, { gazetteer, payloads 
           examples: ['121301'] }),
       }, { additionalProperties: false }),
       querystring: NoQuery,
-      response: { 200: V1Envelope(V1History, 'The unit\'s history (a one-element array).'), 304: NotModified, ...errorResponses(V1Error) },
+      response: { 200: V1Envelope(V1History, 'The unit\'s history (a one-element array).'), 304: NotModified, ...historyErrors(V1Error) },
     },
   }, (request, reply) => {
     const { code } = request.params;
@@ -51,7 +58,7 @@ export async function historyRoutes(app: FastifyInstance, { gazetteer, payloads 
       description: DESCRIPTION,
       params: IdParams,
       querystring: LangQuery,
-      response: { 200: Envelope(IdentifierHistory, 'The unit\'s history.'), 304: NotModified, ...errorResponses(IdentifierError) },
+      response: { 200: Envelope(IdentifierHistory, 'The unit\'s history.'), 304: NotModified, ...historyErrors(IdentifierError) },
     },
   }, (request, reply) => {
     const { id } = request.params;
