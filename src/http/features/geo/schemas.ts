@@ -135,7 +135,7 @@ export const BoundaryParams = Type.Object({
 export const SIMPLIFY_TOLERANCE = [0, 0.0005, 0.002, 0.01] as const;
 export const BoundaryQuery = Type.Object({
   simplify: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, default: 0,
-    description: 'Simplification for web maps: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker).' })),
+    description: 'Simplification for web maps, one of the digits 0-3: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker).' })),
 }, { additionalProperties: false });
 
 export const BoundaryFeature = Type.Object({
