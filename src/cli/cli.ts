@@ -9,13 +9,16 @@ import type { Writable } from 'node:stream';
 import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { LEVELS, type Level } from '../gazetteer/types.js';
+import { loadGeography } from '../geo/geography.js';
 import { ConfigError } from '../config.js';
 import { StoreError } from '../keys/store.js';
+import { REVERSE_USAGE, reverseCsv, reverseInput, ReverseInputError } from './reverse-command.js';
 import { STORE_USAGE, storeCommand, UsageError } from './store-commands.js';
 
 const USAGE = `Usage:
   kh-address export --format json|csv [--level ${LEVELS.join('|')}]
       Write every unit (or one level) to standard output.
+${REVERSE_USAGE}
 ${STORE_USAGE}`;
 
 async function write(out: Writable, chunks: Iterable<string>): Promise<void> {
@@ -46,6 +49,9 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
       case 'export':
         await exportCommand(rest, out);
         return 0;
+      case 'reverse':
+        await write(out, reverseCsv(reverseInput(rest), loadGazetteer(), loadGeography()));
+        return 0;
       case 'keys':
       case 'plans':
         await storeCommand(command, rest, (text) => out.write(`${text}\n`), env);
@@ -63,8 +69,9 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
     // The reader went away (e.g. `| head`): not an error of ours.
     if ((error as { code?: string }).code === 'EPIPE') return 0;
     // Bad input the user can fix: a clear message and exit code 1, no stack.
-    if (error instanceof StoreError || error instanceof ConfigError) {
-      err.write(`kh-address: ${error.message}\n`);
+    if (error instanceof StoreError || error instanceof ConfigError || error instanceof ReverseInputError || error instanceof SyntaxError
+      || (error as { code?: string }).code === 'ENOENT') {
+      err.write(`kh-address: ${(error as Error).message}\n`);
       return 1;
     }
     // parseArgs reports unknown or malformed options with codes starting ERR_PARSE_ARGS.
