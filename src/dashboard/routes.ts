@@ -18,6 +18,8 @@ import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import { type Account, type ApiKeyRecord, type KeyStore, StoreError } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
+import type { Geography } from '../geo/geography.js';
+import { unitPageRoutes } from './unit-routes.js';
 import { Accounts, SESSION_DAYS, type SignUpProblem } from './accounts.js';
 import { dailyChart, lastDays } from './chart.js';
 import { fill, type Lang, type MessageKey, messages } from './i18n.js';
@@ -32,6 +34,8 @@ export interface DashboardOptions {
   search: SearchIndex;
   /** Shown to developers who need a higher plan. */
   operatorContact: string;
+  /** The boundaries: with them, the public unit pages (/places/{code}, ./unit-routes.ts). */
+  geo?: Geography;
 }
 
 const SESSION_COOKIE = 'kh_session';
@@ -168,6 +172,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     }
     return page(reply, landingPage(ctx, q, results, limited), limited ? 429 : 200);
   });
+
+  if (options.geo) await app.register(unitPageRoutes, { gazetteer, geo: options.geo, context, page });
 
   for (const mode of ['signup', 'signin'] as const) {
     app.get(`/${mode}`, { schema: { hide: true } }, async (request, reply) => {

@@ -157,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
   });
   if (options.dashboard && access && store) {
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, geo: options.geo, operatorContact: options.dashboard.operatorContact });
   }
   return app;
 }
