@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Geography } from '../geo/geography.js';
+import { unitLocator } from '../geo/locations.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
@@ -144,15 +145,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
-  const payloads = new PayloadCache(etagFor(API_VERSION, gazetteer.version));
+  // Where each province, district and commune is (`location` on their records), from the boundaries.
+  const locate = options.geo ? unitLocator(options.geo, gazetteer) : undefined;
+  // The ETag names the data versions: the dataset's and, when records carry locations, the geometry's.
+  const payloads = new PayloadCache(etagFor(API_VERSION, options.geo ? `${gazetteer.version}+geo.${options.geo.version}` : gazetteer.version));
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
       await data.register(usageRoutes);
     }
-    await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
+    await data.register(identifierHierarchyRoutes, { gazetteer, payloads, locate });
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
-    await data.register(v1HierarchyRoutes, { gazetteer, payloads });
+    await data.register(v1HierarchyRoutes, { gazetteer, payloads, locate });
     await data.register(v1SearchRoutes, { search, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
   });

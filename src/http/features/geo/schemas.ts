@@ -127,6 +127,22 @@ export const IdentifierReverseResponse = Type.Object({
   metadata: Metadata,
 }, { additionalProperties: false, description: 'The commune the point is in.' });
 
+// ---- locations on hierarchy records ----
+export const UnitLocationSchema = Type.Union([Type.Object({
+  lat: Type.Number({ description: 'Latitude of a point inside the unit.' }),
+  lng: Type.Number({ description: 'Longitude of a point inside the unit.' }),
+  bbox: Type.Union([Type.Object({
+    min_lat: Type.Number(), min_lng: Type.Number(), max_lat: Type.Number(), max_lng: Type.Number(),
+  }, { additionalProperties: false }), Type.Null()], { description: 'Bounding box.' }),
+  source: Type.Enum(['boundaries', 'pumi'], { description: '`boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; '
+    + '`pumi`: the dataset\'s centroid and box, for a commune created after 2014.' }),
+}, { additionalProperties: false }), Type.Null()], {
+  description: 'Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: '
+    + 'Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries.',
+});
+/** The optional `location` field of province, district and commune records. */
+export const LocationField = { location: Type.Optional(UnitLocationSchema) };
+
 // ---- boundaries ----
 export const BoundaryParams = Type.Object({
   code: Type.String({ pattern: '^([0-9]{2}){1,3}$', description: 'NCDD code of a province (2 digits), district (4) or commune (6).', examples: ['1201'] }),

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
+import type { Locator } from '../../../geo/locations.js';
 import { invalidRequest, notFound } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
@@ -24,9 +25,9 @@ function responses<T extends object>(ok: T) {
   return { 200: ok, 304: NotModified, ...errorResponses(IdentifierError) };
 }
 
-export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
+export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer, payloads, locate }: { gazetteer: Gazetteer; payloads: PayloadCache; locate?: Locator }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const present = identifierPresenters(gazetteer);
+  const present = identifierPresenters(gazetteer, locate);
   const langOf = (request: FastifyRequest) => ((request.query as { lang?: Lang }).lang ?? 'en');
 
   /** The detail body of a unit: the same for its id and its slug path. */

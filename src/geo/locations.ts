@@ -1,0 +1,34 @@
+/**
+ * Where each province, district and commune is, for its records: a point inside it and its bounding box, from the
+ * boundaries (polylabel's pole of inaccessibility: inside the unit even when it is concave, unlike a centroid), else
+ * from the dataset's own `geo` (pumi's centroid and box) for the communes created after 2014. Computed once.
+ */
+import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { Unit } from '../gazetteer/types.js';
+import type { Geography } from './geography.js';
+
+export interface UnitLocation {
+  lat: number;
+  lng: number;
+  bbox: { min_lat: number; min_lng: number; max_lat: number; max_lng: number } | null;
+  /** `boundaries`: a point inside the unit's 2014 polygon; `pumi`: the dataset's centroid (no polygon of its own). */
+  source: 'boundaries' | 'pumi';
+}
+
+export type Locator = (unit: Unit) => UnitLocation | null;
+
+export function unitLocator(geo: Geography, gazetteer: Gazetteer): Locator {
+  const locations = new Map<string, UnitLocation>();
+  for (const unit of gazetteer.units) {
+    if (unit.level === 'village') continue;
+    const shape = geo.shape(unit.code);
+    if (shape) {
+      const [minLng, minLat, maxLng, maxLat] = shape.bbox;
+      locations.set(unit.code, { lat: shape.point[1], lng: shape.point[0], bbox: { min_lat: minLat, min_lng: minLng, max_lat: maxLat, max_lng: maxLng }, source: 'boundaries' });
+    } else if (unit.geo) {
+      const box = unit.geo.bbox;
+      locations.set(unit.code, { lat: unit.geo.lat, lng: unit.geo.lng, bbox: box ? { min_lat: box.min_lat, min_lng: box.min_lng, max_lat: box.max_lat, max_lng: box.max_lng } : null, source: 'pumi' });
+    }
+  }
+  return (unit) => locations.get(unit.code) ?? null;
+}
