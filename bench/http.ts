@@ -3,6 +3,7 @@
  *
  *   npm run bench               full run (about 10 minutes)
  *   npm run bench -- --quick    smoke check (under a minute)
+ *   npm run bench -- --quick --only=reverse   only the scenarios whose name contains `reverse` (a short run)
  *
  * Starts the production build (dist/, real SQLite store, real API-key gate and metering, a key on a plan whose limits
  * never interfere) and a bare Fastify hello-world with the same Fastify and logger settings, then for each scenario
@@ -29,6 +30,9 @@ const quick = process.argv.includes('--quick');
 const SETTINGS = quick
   ? { connections: 100, pipelining: [10], rounds: 1, warmupSeconds: 0.5, seconds: 1.5, startups: 1, sameBytes: false }
   : { connections: 100, pipelining: [1, 10], rounds: 3, warmupSeconds: 2, seconds: 5, startups: 3, sameBytes: true };
+
+/** `--only=<text>`: run only the scenarios whose name contains it. */
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 
 const root = new URL('..', import.meta.url).pathname;
 /** Node's flags in `npm start` (package.json): the benchmark runs the server as production does. */
@@ -164,7 +168,11 @@ async function main(): Promise<void> {
   const searchQueries = [...new Set((JSON.parse(readFileSync(join(root, 'test/search/relevance-cases.json'), 'utf8')) as { q: string }[]).map((c) => c.q))];
   const mix = searchQueries.filter((_, i) => i % 4 === 0).slice(0, 60);
   const district = gazetteer.byCode('1201')!.id;
-  const scenarios: Scenario[] = [
+  // 200 fixed pseudo-random points in Cambodia's box (most in a commune; some in the lake, at sea or abroad).
+  let seed = 17;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const points = Array.from({ length: 200 }, () => [(10.4 + next() * 4.2).toFixed(5), (102.4 + next() * 5.2).toFixed(5)]);
+  const allScenarios: Scenario[] = [
     { name: 'province list', requests: [{ path: '/provinces', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'district by id', requests: [{ path: `/districts/${district}`, headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'villages of a commune (/v1)', requests: [{ path: '/v1/villages/120101', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
@@ -172,7 +180,11 @@ async function main(): Promise<void> {
     { name: `search mix (${mix.length} queries)`, requests: mix.map((q) => ({ path: `/search?q=${encodeURIComponent(q)}`, headers: keyed })), minRatio: 0.4, expectStatus: 200 },
     { name: '304 revalidation', requests: [{ path: '/v1/provinces', headers: { ...keyed, 'if-none-match': etag } }], expectStatus: 304 },
     { name: '401 without a key', requests: [{ path: '/provinces' }], expectStatus: 401 },
+    { name: `reverse geocoding (${points.length} points)`, requests: points.map(([lat, lng]) => ({ path: `/v1/reverse?lat=${lat}&lng=${lng}`, headers: keyed })),
+      minRatio: 0.5, expectStatus: 200 },
+    { name: 'boundary of a district (GeoJSON)', requests: [{ path: '/v1/boundaries/1201', headers: keyed }], expectStatus: 200 },
   ];
+  const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
   const captured: { status: number; headers: Record<string, string>; body: string }[] = [];
   for (const scenario of scenarios) {
     for (const [i, request] of scenario.requests.entries()) {
