@@ -11,7 +11,7 @@ import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
-import { etagFor } from './caching.js';
+import { dataVersion, etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
 import { deferredChildLogger } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
@@ -148,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Where each province, district and commune is (`location` on their records), from the boundaries.
   const locate = options.geo ? unitLocator(options.geo, gazetteer) : undefined;
   // The ETag names the data versions: the dataset's and, when records carry locations, the geometry's.
-  const payloads = new PayloadCache(etagFor(API_VERSION, options.geo ? `${gazetteer.version}+geo.${options.geo.version}` : gazetteer.version));
+  const payloads = new PayloadCache(etagFor(API_VERSION, dataVersion(gazetteer.version, options.geo?.version)));
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
