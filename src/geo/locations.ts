@@ -15,7 +15,8 @@ export interface UnitLocation {
   source: 'boundaries' | 'pumi';
 }
 
-export type Locator = (unit: Unit) => UnitLocation | null;
+/** A unit's location; `attribution`: what the licence asks to be shown with answers derived from the boundaries. */
+export type Locator = ((unit: Unit) => UnitLocation | null) & { attribution: string };
 
 export function unitLocator(geo: Geography, gazetteer: Gazetteer): Locator {
   const locations = new Map<string, UnitLocation>();
@@ -30,5 +31,5 @@ export function unitLocator(geo: Geography, gazetteer: Gazetteer): Locator {
       locations.set(unit.code, { lat: unit.geo.lat, lng: unit.geo.lng, bbox: box ? { min_lat: box.min_lat, min_lng: box.min_lng, max_lat: box.max_lat, max_lng: box.max_lng } : null, source: 'pumi' });
     }
   }
-  return (unit) => locations.get(unit.code) ?? null;
+  return Object.assign((unit: Unit) => locations.get(unit.code) ?? null, { attribution: geo.attribution });
 }

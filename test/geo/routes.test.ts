@@ -172,7 +172,9 @@ describe('geography routes (open)', () => {
   });
 
   it('province, district and commune records carry their location: a point inside from the boundaries, else pumi\'s', async () => {
-    const communes = (await get('/v1/communes/1206')).json().data as { code: string; location: { lat: number; lng: number; source: string; bbox: unknown } | null }[];
+    const listed = await get('/v1/communes/1206');
+    assert.match(String(listed.headers['x-attribution']), /CC BY 4\.0/, 'locations come with the attribution');
+    const communes = listed.json().data as { code: string; location: { lat: number; lng: number; source: string; bbox: unknown } | null }[];
     for (const c of communes) {
       assert.ok(c.location, c.code);
       if (geo.unshapedCommune(c.code)) {
@@ -183,7 +185,9 @@ describe('geography routes (open)', () => {
       }
     }
     const { gazetteer } = await import('../helper.js');
-    const district = (await get(`/districts/${gazetteer().byCode('1201')!.id}`)).json().data;
+    const districtResponse = await get(`/districts/${gazetteer().byCode('1201')!.id}`);
+    assert.match(String(districtResponse.headers['x-attribution']), /Open Development Cambodia/);
+    const district = districtResponse.json().data;
     assert.equal(district.location.source, 'boundaries');
     assert.ok(geo.communeAt(district.location.lng, district.location.lat)?.startsWith('1201'));
     const { min_lat, max_lat, min_lng, max_lng } = district.location.bbox;

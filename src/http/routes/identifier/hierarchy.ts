@@ -31,8 +31,11 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   const langOf = (request: FastifyRequest) => ((request.query as { lang?: Lang }).lang ?? 'en');
 
   /** The detail body of a unit: the same for its id and its slug path. */
-  const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) =>
+  const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) => {
+    // Locations derive from the boundaries (CC BY 4.0): their attribution goes with them.
+    if (locate && unit.level !== 'village') reply.header('x-attribution', locate.attribution);
     payloads.sendIdentifier(reply, `detail|${unit.code}|${lang}`, () => present.detail(unit, lang));
+  };
 
   const find = (id: string, level: Level): Unit => {
     const unit = gazetteer.byId(id);

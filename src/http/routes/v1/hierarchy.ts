@@ -23,8 +23,11 @@ function responses(record: TSchema, description: string) {
 export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, payloads, locate }: { gazetteer: Gazetteer; payloads: PayloadCache; locate?: Locator }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   /** The cached `{ status, data }` body listing these units. */
-  const success = (reply: FastifyReply, key: string, units: () => readonly Unit[]) =>
+  const success = (reply: FastifyReply, key: string, units: () => readonly Unit[]) => {
+    // The records' locations derive from the boundaries (CC BY 4.0): their attribution goes with them.
+    if (locate) reply.header('x-attribution', locate.attribution);
     payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: units().map((u) => v1Record(u, locate)) }));
+  };
   const find = (code: string, level: Level): Unit => {
     const unit = gazetteer.byCode(code);
     if (!unit || unit.level !== level) throw notFound(`No ${level} has code ${code}.`);
