@@ -14,12 +14,24 @@ export interface Config {
   usageFlushMs: number;
   /** How long a key lookup is trusted before asking the store again. `KEY_CACHE_TTL_MS`, default 10000. */
   keyCacheTtlMs: number;
+  /**
+   * While the key store is unreachable, how long after the store last confirmed it a cached key keeps working.
+   * `KEY_STALE_MS`, default 600000 (10 minutes); 0: not at all beyond KEY_CACHE_TTL_MS.
+   */
+  keyStaleMs: number;
+  /** The longest any one store query may take before it is abandoned (503). `STORE_TIMEOUT_MS`, default 5000. */
+  storeTimeoutMs: number;
+  /** Live (not revoked) keys one dashboard account may have. `MAX_KEYS_PER_ACCOUNT`, default 10. */
+  maxKeysPerAccount: number;
   /** Print a development key at first start when the store has none. `DEV_KEY` on|off, default on. */
   devKey: boolean;
   /** Where developers ask for a higher plan (shown on the dashboard). `OPERATOR_CONTACT`, default none. */
   operatorContact: string;
-  /** Trust X-Forwarded-* from a proxy in front (TLS, client address). `TRUST_PROXY` on|off, default off. */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* hops to believe (client address, HTTPS). `TRUST_PROXY`: off (default), on (= 1: the one proxy
+   * in front), a hop count, or proxy addresses/CIDRs separated by commas. Passed to Fastify's `trustProxy`.
+   */
+  trustProxy: TrustProxy;
   /** Bearer token for GET /metrics; empty: no /metrics. `METRICS_TOKEN`, default empty. */
   metricsToken: string;
   /** Shed load (503) while the event loop lags more than this; 0: never. `MAX_EVENT_LOOP_DELAY_MS`, default 1000. */
@@ -34,6 +46,26 @@ export interface Config {
   geoInlandMaxM: number;
   /** Reverse geocoding: outside the outline (coast, border), the nearest commune up to this far. `GEO_OUTSIDE_MAX_M`, default 3000. */
   geoOutsideMaxM: number;
+}
+
+/** false: ignore X-Forwarded-*; a number: trust that many hops nearest the server; a list: trust those proxies. */
+export type TrustProxy = false | number | string[];
+
+/** One IPv4 or IPv6 address, optionally with a /prefix; Fastify (proxy-addr) validates it properly at start. */
+const PROXY_ADDRESS = /^(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9a-f.]{0,40}:[0-9a-f:.]{1,44})(?:\/[0-9]{1,3})?$/i;
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim().toLowerCase();
+  if (raw === '' || ['off', 'false', '0', 'no'].includes(raw)) return false;
+  // "on" used to trust every hop, which lets any client choose its address by sending X-Forwarded-For: one hop (the
+  // proxy in front) is what "on" means now.
+  if (['on', 'true', 'yes'].includes(raw)) return 1;
+  if (/^[0-9]{1,2}$/.test(raw)) return Number(raw);
+  const list = raw.length <= 2000 ? raw.split(',').map((a) => a.trim()).filter(Boolean) : [];
+  if (list.length > 0 && list.every((a) => PROXY_NAMES.has(a) || PROXY_ADDRESS.test(a))) return list;
+  throw new ConfigError('TRUST_PROXY must be off, on (one proxy in front), a hop count (1 to 99) or proxy addresses/CIDRs '
+    + `separated by commas (e.g. 10.0.0.0/8,127.0.0.1, or loopback), got ${JSON.stringify(env.TRUST_PROXY)}`);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -83,9 +115,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     usageFlushMs: integer(env, 'USAGE_FLUSH_MS', 1000, 50, 60_000),
     keyCacheTtlMs: integer(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 3_600_000),
+    keyStaleMs: integer(env, 'KEY_STALE_MS', 600_000, 0, 86_400_000),
+    storeTimeoutMs: integer(env, 'STORE_TIMEOUT_MS', 5000, 100, 60_000),
+    maxKeysPerAccount: integer(env, 'MAX_KEYS_PER_ACCOUNT', 10, 1, 10_000),
     devKey: onOff(env, 'DEV_KEY', true),
     operatorContact: (env.OPERATOR_CONTACT ?? '').trim(),
-    trustProxy: onOff(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     metricsToken: metricsToken(env),
     maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -3,7 +3,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { loadGeography } from './geo/geography.js';
 import { buildApp } from './http/app.js';
-import { createDevelopmentKey, openKeys } from './keys/keys.js';
+import { createDevelopmentKey, DEVELOPMENT_PLAN, openKeys } from './keys/keys.js';
+import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
 
 function printDevelopmentKey(key: string, port: number): void {
@@ -14,9 +15,9 @@ function printDevelopmentKey(key: string, port: number): void {
     '',
     `   ${key}`,
     '',
-    ' It is on the free plan (1,000 requests a month). Try it:',
-    `   export KH_ADDRESS_KEY=${key}`,
-    `   curl -H "x-api-key: $KH_ADDRESS_KEY" http://127.0.0.1:${port}/provinces`,
+    ` It is on the development plan (${DEVELOPMENT_PLAN.monthlyQuota.toLocaleString('en')} requests a month, ${DEVELOPMENT_PLAN.perSecond} a second), for exploring. Try it:`,
+    `   export KH_ADDRESS_KEY=${key} BASE=http://127.0.0.1:${port}`,
+    '   curl -H "x-api-key: $KH_ADDRESS_KEY" "$BASE/provinces"',
     ' Keep it secret. Set DEV_KEY=off to never create one (production).',
     line,
   ].join('\n'));
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
   const app = await buildApp({
     gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
-    dashboard: { operatorContact: config.operatorContact },
+    dashboard: { operatorContact: config.operatorContact, maxKeysPerAccount: config.maxKeysPerAccount },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     logRequests: config.logRequests,
@@ -57,13 +58,16 @@ async function main(): Promise<void> {
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown took too long; exiting');
+      // Whatever was counted and not written is lost now: say how much, for the operator's records.
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs, unwrittenRequests: keys.meter.unflushed },
+        `shutdown took too long; exiting with ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     try {
       await app.close();
     } catch (error) {
-      app.log.error({ err: error }, 'shutdown did not complete cleanly');
+      app.log.error({ err: error, unwrittenRequests: keys.meter.unflushed },
+        `shutdown did not complete cleanly; ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exitCode = 1;
     }
   };
@@ -78,6 +82,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error);
+  // A mistake the operator can fix is one clear line (no stack trace); anything else is a bug, shown whole.
+  console.error(error instanceof ConfigError ? `configuration: ${error.message}` : error instanceof StoreOpenError ? `key store: ${error.message}` : error);
   process.exitCode = 1;
 });

@@ -13,13 +13,37 @@ import { loadGeography } from '../geo/geography.js';
 import { ConfigError } from '../config.js';
 import { StoreError } from '../keys/store.js';
 import { REVERSE_USAGE, reverseCsv, reverseInput, ReverseInputError } from './reverse-command.js';
+import { API_VERSION } from '../version.js';
 import { STORE_USAGE, storeCommand, UsageError } from './store-commands.js';
 
 const USAGE = `Usage:
   kh-address export --format json|csv [--level ${LEVELS.join('|')}]
       Write every unit (or one level) to standard output.
 ${REVERSE_USAGE}
-${STORE_USAGE}`;
+${STORE_USAGE}
+  kh-address <command> --help          The usage of one command (export, reverse, keys, plans).
+  kh-address --version                 The version.`;
+
+const COMMANDS = ['export', 'reverse', 'keys', 'plans'];
+
+/**
+ * The usage of one command: the entries of USAGE that start with `kh-address <command>` (with the lines indented
+ * under them), and the notes that apply to all (`All use ...`) when the command has a store.
+ */
+function usageOf(command: string, sub?: string): string {
+  const entries: string[][] = [];
+  for (const line of USAGE.split('\n').slice(1)) {
+    if (/^ {2}\S/.test(line)) entries.push([line]);
+    else entries.at(-1)?.push(line);
+  }
+  const of = (prefix: string) => entries.filter(([first]) => first!.startsWith(`  kh-address ${prefix} `));
+  // `keys create --help`: that subcommand's entry, when it has one; else the whole command's.
+  const own = (sub !== undefined && of(`${command} ${sub}`).length > 0) ? of(`${command} ${sub}`) : of(command);
+  const notes = command === 'export' || command === 'reverse' ? [] : entries.filter(([first]) => first!.startsWith('  All use'));
+  return `Usage:\n${[...own, ...notes].flat().join('\n')}`;
+}
+
+const wantsHelp = (args: string[]) => args.some((a) => a === '--help' || a === '-h');
 
 async function write(out: Writable, chunks: Iterable<string>): Promise<void> {
   for (const chunk of chunks) {
@@ -45,6 +69,18 @@ async function exportCommand(args: string[], out: Writable): Promise<void> {
 export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    if (command === '--version' || command === '-V' || command === 'version') {
+      out.write(`kh-address ${API_VERSION}\n`);
+      return 0;
+    }
+    // `kh-address keys --help`, `kh-address keys create --help`, `kh-address help keys`: that command's usage.
+    const helpTopic = command === 'help' && rest[0] !== undefined ? rest[0] : command !== undefined && COMMANDS.includes(command) && wantsHelp(rest) ? command : undefined;
+    if (helpTopic !== undefined) {
+      if (!COMMANDS.includes(helpTopic)) throw new UsageError(`unknown command: ${helpTopic}`);
+      const args = command === 'help' ? rest.slice(1) : rest;
+      out.write(`${usageOf(helpTopic, args.find((a) => !a.startsWith('-')))}\n`);
+      return 0;
+    }
     switch (command) {
       case 'export':
         await exportCommand(rest, out);

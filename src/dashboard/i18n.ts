@@ -179,11 +179,16 @@ export function digits(lang: Lang, text: string | number): string {
   return lang === 'km' ? String(text).replace(/[0-9]/g, (d) => KHMER_DIGITS[Number(d)]!) : String(text);
 }
 
-/** Fills `{name}` placeholders; numbers are written in the page's digit style. */
+/** A count in the page's style: Khmer digits grouped by thousands with a dot on Khmer pages (១.០០០), as is in English. */
+export function count(lang: Lang, n: number): string {
+  return lang === 'km' ? digits(lang, String(n).replace(/\B(?=(\d{3})+$)/g, '.')) : String(n);
+}
+
+/** Fills `{name}` placeholders; numbers are written in the page's style (`count`). */
 export function fill(template: string, values: Record<string, string | number>, lang: Lang = 'en'): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
-    return value === undefined ? '' : typeof value === 'number' ? digits(lang, value) : value;
+    return value === undefined ? '' : typeof value === 'number' ? count(lang, value) : value;
   });
 }
 

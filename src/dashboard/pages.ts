@@ -2,6 +2,7 @@
 import type { Unit } from '../gazetteer/types.js';
 import type { ApiKeyRecord, Plan } from '../keys/store.js';
 import { html, type Html, trusted } from './html.js';
+import { serviceMessages } from './service-messages.js';
 import { digits, fill, type Lang, messages, planName } from './i18n.js';
 
 const STYLE = trusted(`
@@ -32,8 +33,8 @@ table { width: 100%; border-collapse: collapse; } th, td { text-align: left; pad
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 pre { background: #101826; color: #e6edf6; padding: .75rem; border-radius: .35rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .key { font-size: 1.05rem; background: #fff8db; border: 1px dashed #b08900; padding: .5rem; word-break: break-all; }
-.chart svg { width: 100%; height: auto; max-height: 200px; background: #fff; border: 1px solid var(--line); }
-.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 13px; fill: var(--muted); }
+.chart { margin: 1rem 0; } .chart svg { display: block; width: 100%; max-width: 40rem; height: auto; background: #fff; border: 1px solid var(--line); }
+.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 22px; fill: var(--muted); }
 .chart-empty { padding: 1rem; background: #fff; border: 1px dashed var(--line); }
 pre.command { font-size: .8rem; }
 progress { width: 100%; max-width: 28rem; height: 1rem; }
@@ -164,8 +165,10 @@ export interface KeyRow {
   resetsOn: string;
 }
 
-export function dashboardPage(ctx: PageContext, rows: KeyRow[]): string {
+/** `account`: the account's usage this month, all its keys together, against its plan (the quota is the account's). */
+export function dashboardPage(ctx: PageContext, rows: KeyRow[], account?: { used: number; plan: Plan }): string {
   const t = messages(ctx.lang);
+  const s = serviceMessages(ctx.lang);
   const live = rows.filter((r) => !r.key.revokedAt);
   const body = html`
 <h1>${t.yourKeys}</h1>
@@ -193,12 +196,19 @@ ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
       <td data-label="${t.actions}">${key.revokedAt ? '' : html`<a href="/dashboard/keys/${key.id}/rotate">${t.rotate}</a> · <a href="/dashboard/keys/${key.id}/revoke">${t.revoke}</a>`}</td>
     </tr>`)}</tbody>
 </table>`}
+${account ? html`
+<section class="card" aria-labelledby="usage-account">
+  <h2 id="usage-account">${t.usage}: ${s.accountUsage}</h2>
+  <p class="usage-count account-usage">${fill(t.usedOf, { used: account.used, quota: account.plan.monthlyQuota }, ctx.lang)}</p>
+  <progress max="${account.plan.monthlyQuota}" value="${Math.min(account.used, account.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
+  ${rows[0] ? html`<p class="muted">${fill(t.resets, { date: digits(ctx.lang, rows[0].resetsOn) })}</p>` : ''}
+</section>` : ''}
 ${live.map((r) => html`
 <section class="card" aria-labelledby="usage-${r.key.id}">
   <h2 id="usage-${r.key.id}">${t.usage}: <code>${r.key.prefix}…</code> ${r.key.name ?? ''}</h2>
-  <p class="usage-count">${fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota }, ctx.lang)}</p>
-  <progress max="${r.plan.monthlyQuota}" value="${Math.min(r.used, r.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
-  <p class="muted">${fill(t.resets, { date: digits(ctx.lang, r.resetsOn) })}</p>
+  <p class="usage-count key-share">${account ? fill(s.keyShare, { used: r.used }, ctx.lang) : fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota }, ctx.lang)}</p>
+  ${account ? '' : html`<progress max="${r.plan.monthlyQuota}" value="${Math.min(r.used, r.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
+  <p class="muted">${fill(t.resets, { date: digits(ctx.lang, r.resetsOn) })}</p>`}
   ${r.chart}
 </section>`)}
 ${ctx.contact ? html`<p>${t.higherPlan} ${contact(ctx.contact)}</p>` : ''}`;

@@ -16,7 +16,8 @@ import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
-import { type Account, type ApiKeyRecord, type KeyStore, StoreError } from '../keys/store.js';
+import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
+import { RETRY_AFTER_SECONDS } from '../http/errors.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Geography } from '../geo/geography.js';
 import { unitPageRoutes } from './unit-routes.js';
@@ -24,6 +25,7 @@ import { Accounts, SESSION_DAYS, type SignUpProblem } from './accounts.js';
 import { dailyChart, lastDays } from './chart.js';
 import { fill, type Lang, type MessageKey, messages } from './i18n.js';
 import { isKeyId, keyName } from './inputs.js';
+import { serviceMessages } from './service-messages.js';
 import { confirmPage, credentialsPage, dashboardPage, keyShownPage, landingPage, messagePage, type PageContext } from './pages.js';
 import { OneTimeReveals } from './reveals.js';
 
@@ -34,11 +36,15 @@ export interface DashboardOptions {
   search: SearchIndex;
   /** Shown to developers who need a higher plan. */
   operatorContact: string;
+  /** Live keys an account may have (MAX_KEYS_PER_ACCOUNT); default 10. */
+  maxKeysPerAccount?: number;
   /** The boundaries: with them, the public unit pages (/places/{code}, ./unit-routes.ts). */
   geo?: Geography;
 }
 
 const SESSION_COOKIE = 'kh_session';
+/** Key changes (create, rename, rotate, revoke) an account may make per minute, in each server process. */
+const KEY_ACTIONS_PER_MINUTE = 10;
 const LANG_COOKIE = 'kh_lang';
 /** The CSRF secret's cookie: `__Host-` over HTTPS (no subdomain can set or shadow it), a plain name over HTTP. */
 const CSRF_COOKIE = { https: '__Host-kh_csrf', http: 'kh_csrf' } as const;
@@ -63,6 +69,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('base6
 declare module 'fastify' {
   interface FastifyRequest {
     account?: Account;
+    /** The store could not say whose session this is (an outage): public pages show signed out, the rest 503. */
+    sessionUnknown?: boolean;
   }
 }
 
@@ -93,6 +101,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     csrfOpts: { hmacKey: 'kh-address dashboard forms' },
   });
   app.decorateRequest('account', undefined);
+  app.decorateRequest('sessionUnknown', false);
+  /** Key changes per account per minute: each costs store writes and, on rotate or revoke, a cache eviction. */
+  const keyActionLimiter = new RateLimiter(60_000);
 
   const secure = (request: FastifyRequest) => request.protocol === 'https';
   const csrfCookie = (request: FastifyRequest) => (secure(request) ? CSRF_COOKIE.https : CSRF_COOKIE.http);
@@ -139,18 +150,45 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     const secret = request.cookies[csrfCookie(request)];
     if (secret) request.cookies[CSRF_SLOT] = secret;
     else delete request.cookies[CSRF_SLOT];
-    request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    try {
+      request.account = await accounts.accountOfSession(request.cookies[SESSION_COOKIE]);
+    } catch (error) {
+      if (!isStoreUnavailable(error)) throw error;
+      // Public pages still work (signed out); pages that need the account answer 503 (requireAccount).
+      request.log.warn({ err: error }, 'session lookup failed: the key store is unavailable');
+      request.sessionUnknown = true;
+    }
   });
 
   const requireAccount = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.sessionUnknown) throw new StoreUnavailableError('the session could not be looked up');
     if (!request.account) return reply.redirect('/signin', 303);
+  };
+
+  /** At most KEY_ACTIONS_PER_MINUTE key changes per account (checked and taken before any store call). */
+  const limitKeyActions = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A key id that is not of the key format never reaches the store (404 in ownKey): not worth a turn.
+    const { id } = (request.params ?? {}) as { id?: string };
+    if (id !== undefined && !isKeyId(id)) return;
+    const decision = keyActionLimiter.take(request.account!.id, KEY_ACTIONS_PER_MINUTE);
+    if (decision.allowed) return;
+    const ctx = await context(request, reply);
+    reply.header('retry-after', String(decision.resetSeconds));
+    return page(reply, messagePage(ctx, fill(messages(ctx.lang).errorTitle, { status: 429 }, ctx.lang), serviceMessages(ctx.lang).tooManyKeyActions), 429);
   };
 
   // Pages of this scope answer errors as pages, not JSON; a missing or stale CSRF token is a 403.
   app.setErrorHandler(async (error, request, reply) => {
+    const ctx = await context(request, reply);
+    if ((error as { statusCode?: number }).statusCode === undefined && isStoreUnavailable(error)) {
+      // An outage of the store (down, stalled, dropped, refusing): say so, in the page's language, and when to retry.
+      request.log.warn({ err: error }, 'dashboard request failed: the key store is unavailable');
+      const t = serviceMessages(ctx.lang);
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      return page(reply, messagePage(ctx, t.storeDownTitle, t.storeDown), 503);
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status >= 500) request.log.error({ err: error }, 'dashboard request failed');
-    const ctx = await context(request, reply);
     const t = messages(ctx.lang);
     const key = error instanceof PageError ? error.messageKey : status >= 500 ? 'serverError' : MESSAGE_OF_STATUS[status] ?? 'badRequest';
     return page(reply, messagePage(ctx, fill(t.errorTitle, { status }, ctx.lang), t[key], key === 'noSuchKey' ? 'dashboard' : 'home'), status);
@@ -239,7 +277,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   };
   const keyAction = { schema: { hide: true }, preHandler: requireAccount };
   // The CSRF check needs the parsed form: preHandler, not onRequest.
-  const keyForm = { ...formRoute, preHandler: [app.csrfProtection, requireAccount] };
+  const keyForm = { ...formRoute, preHandler: [app.csrfProtection, requireAccount, limitKeyActions] };
   /** Shows a new secret once: POST/redirect/GET, so that reloading the page does not make or rotate a key again. */
   const reveal = (reply: FastifyReply, accountId: string, issued: { key: string; record: ApiKeyRecord }) =>
     reply.redirect(`/dashboard/keys/new/${reveals.put(accountId, issued)}`, 303);
@@ -250,13 +288,18 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     const keys = await store.listKeys({ ownerId: request.account!.id });
     const plans = new Map((await store.listPlans()).map((p) => [p.name, p]));
     const today = dayOf(now);
+    // The quota is the account's: all its keys together (revoked ones included) against its plan.
+    const accountId = request.account!.id;
+    await access.meter.load(accountId);
+    // Every key of an account is on the account's plan (the store keeps them so).
+    const account = { used: access.meter.used(accountId), plan: plans.get(keys.at(-1)?.plan ?? 'free') ?? plans.get('free')! };
     const rows = await Promise.all(keys.map(async (key) => {
-      await access.meter.load(key.id);
-      const used = access.meter.used(key.id);
       const days = await store.dailyUsage(key.id, dayOf(new Date(now.getTime() - 29 * 86_400_000)), today);
       // The store is up to one flush behind: requests counted here but not yet written belong to today.
       const storedThisMonth = days.filter((d) => d.day.slice(0, 7) === today.slice(0, 7)).reduce((n, d) => n + d.count, 0);
-      const unwritten = Math.max(0, used - storedThisMonth);
+      const unwritten = access.meter.unwrittenOf(key.id);
+      /** This key's share of the account's usage this month. */
+      const used = storedThisMonth + unwritten;
       // Counted here and not yet written: used since the last write, seconds ago, though the store says otherwise.
       const usedJustNow = unwritten > 0;
       if (unwritten > 0) {
@@ -270,12 +313,19 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
         resetsOn: nextMonthStart(now).toISOString().slice(0, 10),
       };
     }));
-    return page(reply, dashboardPage(ctx, rows));
+    return page(reply, dashboardPage(ctx, rows, account));
   });
 
   app.post('/dashboard/keys', keyForm, async (request, reply) => {
     const name = nameOf(request);
-    return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id }));
+    const maxLiveKeysPerOwner = options.maxKeysPerAccount ?? 10;
+    try {
+      return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id }, { maxLiveKeysPerOwner }));
+    } catch (error) {
+      if (!(error instanceof StoreError && error.code === 'limit')) throw error;
+      const ctx = await context(request, reply);
+      return page(reply, messagePage(ctx, '409', fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
+    }
   });
 
   app.get('/dashboard/keys/new/:handle', keyAction, async (request, reply) => {
@@ -314,14 +364,15 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
       if (error instanceof StoreError && error.code === 'not_found') return reply.redirect('/dashboard', 303);
       throw error;
     }
-    access.forgetCachedKeys();
+    access.forgetKey(own.id);
     return reveal(reply, request.account!.id, issued);
   });
 
   app.post('/dashboard/keys/:id/revoke', keyForm, async (request, reply) => {
-    await store.revokeKey((await ownKey(request)).id, new Date().toISOString());
+    const { id } = await ownKey(request);
+    await store.revokeKey(id, new Date().toISOString());
     // This process refuses the key at once; other replicas within KEY_CACHE_TTL_MS.
-    access.forgetCachedKeys();
+    access.forgetKey(id);
     return reply.redirect('/dashboard', 303);
   });
 }

@@ -1,4 +1,5 @@
-import type { Dataset, Level, Unit } from './types.js';
+import { EMPTY_HISTORY, type FormerName, HistoryIndex } from './history.js';
+import type { Dataset, History, Level, RetiredCode, Unit, UnitEvent } from './types.js';
 
 /** How many units of each lower level lie under a unit (the spec's total_districts, total_communes, total_villages). */
 export interface DescendantCounts {
@@ -48,10 +49,16 @@ export class Gazetteer {
   private readonly codeById = new Map<string, string>();
   private readonly codeByPostal = new Map<string, string>();
   private readonly codeByHref = new Map<string, string>();
+  /** `<parent code>/<former slug>` -> code, for the slugs units had before a name repair. */
+  private readonly codeByFormerSlug = new Map<string, string>();
+  readonly repairs: Dataset['repairs'];
   private readonly provinceList: Unit[] = [];
+  private readonly past: HistoryIndex;
 
-  constructor(dataset: Dataset) {
+  /** `history` is data/history.json; without it the gazetteer knows no past (every history lookup is empty). */
+  constructor(dataset: Dataset, history: History = EMPTY_HISTORY) {
     this.version = dataset.version;
+    this.repairs = dataset.repairs ?? [];
     // Ordered by code, so parents come before children and every children list comes out ordered.
     this.units = [...dataset.units].sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
     for (const unit of this.units) {
@@ -64,6 +71,7 @@ export class Gazetteer {
       });
       this.codeById.set(unit.id, unit.code);
       this.codeByHref.set(unit.href, unit.code);
+      for (const slug of unit.former_slugs ?? []) this.codeByFormerSlug.set(`${unit.parent_code ?? ''}/${slug}`, unit.code);
       // Villages share their commune's postal code; the code names the commune.
       if (unit.level !== 'village') this.codeByPostal.set(unit.postal_code, unit.code);
       if (unit.parent_code === null) this.provinceList.push(unit);
@@ -81,6 +89,7 @@ export class Gazetteer {
       if (own.low < parent.low) parent.low = own.low;
       if (own.high > parent.high) parent.high = own.high;
     }
+    this.past = new HistoryIndex(history, (code) => this.byCode(code), (code) => this.ancestors(code).map((u) => u.code));
   }
 
   private entry(code: string): Entry {
@@ -115,6 +124,25 @@ export class Gazetteer {
     return code === undefined ? undefined : this.entries.get(code)!.unit;
   }
 
+  /**
+   * Resolves slugs from the province down, accepting at each level a slug the unit had before a name repair.
+   * `canonical` is false when a former slug was used: the caller redirects to the unit's `href`.
+   */
+  resolveSlugPath(slugs: readonly string[]): { unit: Unit; canonical: boolean } | undefined {
+    const exact = this.bySlugPath(slugs);
+    if (exact) return { unit: exact, canonical: true };
+    if (this.codeByFormerSlug.size === 0 || slugs.length > 4) return undefined;
+    let unit: Unit | undefined;
+    for (const slug of slugs) {
+      const parent = unit?.code ?? '';
+      const current = this.codeByHref.get(`${unit ? unit.href : '/locations'}/${slug}`);
+      const code = current ?? this.codeByFormerSlug.get(`${parent}/${slug}`);
+      if (code === undefined) return undefined;
+      unit = this.entries.get(code)!.unit;
+    }
+    return unit ? { unit, canonical: false } : undefined;
+  }
+
   /** The units one level down, ordered by code; empty for a village or an unknown code. */
   children(code: string): readonly Unit[] {
     return this.entries.get(code)?.children ?? [];
@@ -140,5 +168,70 @@ export class Gazetteer {
   postalSpan(code: string): PostalSpan {
     const { low, high } = this.entry(code);
     return { prefix: commonPrefix(low, high), low, high, range: `${low}-${high}` };
+  }
+
+  // ------------------------------------------------------------------------------------------ history
+
+  /** The events of a unit (current or retired code), with their sources, oldest first. */
+  historyOf(code: string): UnitEvent[] {
+    return this.past.historyOf(code);
+  }
+
+  /** True for a code that no longer exists (it was recoded, split or merged); false for a current or unknown code. */
+  isRetired(code: string): boolean {
+    return this.past.isRetired(code);
+  }
+
+  /** A retired code with its name, successors and the reason for them. */
+  retired(code: string): RetiredCode | undefined {
+    return this.past.retired(code);
+  }
+
+  /** The retired code whose UUID this was, if any (a retired unit's id keeps meaning its code). */
+  retiredCodeOfId(id: string): string | undefined {
+    return this.past.retiredCodeOfId(id);
+  }
+
+  /** Today's codes that replaced a retired code; empty for a current or unknown code. */
+  successorsOf(retiredCode: string): string[] {
+    return this.past.successorsOf(retiredCode);
+  }
+
+  /** Codes this unit had before (e.g. 121301 was 120102). */
+  formerCodesOf(code: string): string[] {
+    return this.past.formerCodesOf(code);
+  }
+
+  /**
+   * Codes of units that were this unit's parent (or a higher ancestor) before a reform, nearest level first:
+   * a sangkat now in Khan Boeng Keng Kang (1213) was in Khan Chamkar Mon (1201).
+   */
+  formerParentsOf(code: string): string[] {
+    return this.past.formerParentsOf(code);
+  }
+
+  /** Today's units found by a code they no longer have. */
+  byFormerCode(code: string): Unit[] {
+    return this.past.successorsOf(code).map((c) => this.entry(c).unit);
+  }
+
+  /** Today's units that once had this name (Khmer or Latin; spacing, case and accents ignored). */
+  byFormerName(name: string): { unit: Unit; former: FormerName }[] {
+    return this.past.byFormerName(name).map((former) => ({ unit: this.entry(former.code).unit, former }));
+  }
+
+  /** Every retired code, ordered. */
+  retiredCodes(): string[] {
+    return this.past.history.retired.map((r) => r.code).filter((code) => this.past.isRetired(code));
+  }
+
+  /** Every former name, for the search index. */
+  formerNames(): readonly FormerName[] {
+    return this.past.formerNames;
+  }
+
+  /** The version of the history table ('' when none was loaded). */
+  get historyVersion(): string {
+    return this.past.history.version;
   }
 }

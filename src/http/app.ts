@@ -10,12 +10,12 @@ import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
-import { invalidRequest, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
+import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { dataVersion, etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
-import { deferredChildLogger } from './request-logger.js';
+import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
-import { clientErrorHandler } from './plugins/client-errors.js';
+import { clientErrorHandler, refuseConnect } from './plugins/client-errors.js';
 import { correlationId } from './plugins/correlation.js';
 import { corsStep } from './plugins/cors.js';
 import { registerErrorHandling } from './plugins/error-handling.js';
@@ -28,7 +28,10 @@ import { identifierSearchRoutes } from './routes/identifier/search.js';
 import { v1HierarchyRoutes } from './routes/v1/hierarchy.js';
 import { usageRoutes } from './routes/usage.js';
 import { v1SearchRoutes } from './routes/v1/search.js';
+import { resolveRoutes } from './features/resolve/routes.js';
+import { type AddressResolver, resolverFor } from '../address/resolve.js';
 import { IdentifierError } from './schemas/common.js';
+import { historyRoutes } from './features/history/routes.js';
 
 export interface AppOptions {
   gazetteer: Gazetteer;
@@ -36,6 +39,8 @@ export interface AppOptions {
   search: SearchIndex;
   /** The boundaries (reverse geocoding, GET /v1/boundaries); without them those routes are absent. */
   geo?: Geography;
+  /** The address resolver over the same gazetteer and index (made here when not given; tests share one). */
+  resolver?: AddressResolver;
   /**
    * The API-key gate. The server always passes one; without it the data routes are open and /usage is absent
    * (route tests, and the benchmark's measure of what the gate costs).
@@ -44,9 +49,12 @@ export interface AppOptions {
   /** The key store: /ready checks it, the dashboard keeps accounts in it. */
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
-  dashboard?: { operatorContact: string };
-  /** Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS). */
-  trustProxy?: boolean;
+  dashboard?: { operatorContact: string; maxKeysPerAccount?: number };
+  /**
+   * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
+   * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).
+   */
+  trustProxy?: boolean | number | string[];
   /** Serve Prometheus metrics at /metrics to this bearer token; empty or absent: no /metrics. */
   metricsToken?: string;
   /** Shed load (503) while the event loop lags more than this; 0 turns it off. Default 1000 ms. */
@@ -55,6 +63,16 @@ export interface AppOptions {
   logRequests?: boolean;
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Fastify's `trustProxy`, except that a hop count is honoured: Fastify 5 turns a number into "trust nothing" (a hop
+ * count cannot tell the proxy from a client that reached the server directly), which would make `TRUST_PROXY=on`
+ * useless. Hop 0 is the socket's peer: trusting `hops` hops believes the address the last of them saw.
+ */
+function trustProxyOption(trust: AppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust ?? false;
+  return trust > 0 ? (_address, hop) => hop < trust : false;
 }
 
 /** Headers a browser client may read across origins. */
@@ -66,11 +84,18 @@ const EXPOSED_HEADERS = ['x-correlation-id', 'x-dataset-version', 'etag', 'ratel
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { gazetteer, search, access, store } = options;
+  // Built before the load shedder starts measuring the event loop (about 0.2 s, once per gazetteer and index).
+  const resolver = options.resolver ?? resolverFor(gazetteer, search);
   const stampHeaders = (request: FastifyRequest, reply: FastifyReply) =>
     reply.header('x-correlation-id', request.id).header('x-dataset-version', gazetteer.version);
+  const logger = options.logger;
   const app = Fastify({
-    logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    // Requests are logged with their URL redacted of anything shaped like a key (request-logger.ts).
+    logger: logger && typeof logger === 'object' ? { ...logger, serializers: { req: serializeRequest, ...logger.serializers } } : logger ?? false,
+    // A request without Host is answered by the onRequest hook below in the JSON envelope, not by Node with an
+    // empty 400.
+    http: { requireHostHeader: false },
+    trustProxy: trustProxyOption(options.trustProxy),
     // A request that has not completed in 30 s is dropped (slow clients cannot hold sockets forever).
     requestTimeout: 30_000,
     // Logging every request costs throughput (measured: see the README's Performance section): by default failures
@@ -83,8 +108,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, allErrors: true } },
     // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
     // (These requests never reach the onRequest hook, hence the explicit stamp.)
+    // The message names the URL shortened, as the 404 does (Fastify's own echoes up to 16 KiB of it).
     frameworkErrors: (error, request, reply) =>
-      sendError(request, stampHeaders(request, reply), invalidRequest(`Malformed request: ${error.message}`)),
+      sendError(request, stampHeaders(request, reply), invalidRequest(error.code === 'FST_ERR_BAD_URL'
+        ? `Malformed request: the URL ${quotePath(request.url.split('?', 1)[0]!)} is not valid (a bad percent-escape or invalid UTF-8).`
+        : 'Malformed request.')),
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -95,8 +123,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
   app.addHook('onRequest', (request, reply, done) => {
     stampHeaders(request, reply);
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      sendError(request, reply, invalidRequest('The Host header is required in HTTP/1.1.', [{ in: 'header', parameter: 'host', message: 'is required' }]));
+      return;
+    }
     if (!cors(request, reply) && !refuseUnroutedWrite(request, reply)) done();
   });
+  app.server.on('connect', refuseConnect);
   const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {
@@ -149,19 +182,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const locate = options.geo ? unitLocator(options.geo, gazetteer) : undefined;
   // The ETag names the data versions: the dataset's and, when records carry locations, the geometry's.
   const payloads = new PayloadCache(etagFor(API_VERSION, dataVersion(gazetteer.version, options.geo?.version)));
+
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
-      await data.register(usageRoutes);
+      await data.register(usageRoutes, { access });
     }
     await data.register(identifierHierarchyRoutes, { gazetteer, payloads, locate });
     await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads, locate });
     await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(historyRoutes, { gazetteer, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
+    await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
   if (options.dashboard && access && store) {
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, geo: options.geo, operatorContact: options.dashboard.operatorContact });
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, geo: options.geo, ...options.dashboard });
   }
   return app;
 }

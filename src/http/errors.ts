@@ -5,7 +5,19 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreUnavailable } from '../keys/store.js';
+import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { Level, Unit } from '../gazetteer/types.js';
 import type { ErrorCode } from './schemas/common.js';
+
+/** A unit that replaced a retired code, as a 410 body lists it. */
+export interface SuccessorRef {
+  code: string;
+  id: string;
+  level: Level;
+  name_en: string;
+  name_km: string;
+  href: string;
+}
 
 export interface ErrorDetail {
   in: 'path' | 'query' | 'header' | 'body';
@@ -20,12 +32,46 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    readonly successors?: SuccessorRef[],
   ) {
     super(message);
   }
 }
 
 export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+/** 410 for a retired code, listing the units that replaced it. */
+export function gone(gazetteer: Gazetteer, code: string, asked: string): ApiError {
+  const successors = gazetteer.successorsOf(code).map((c) => gazetteer.byCode(c)!).map((u) => ({
+    code: u.code, id: u.id, level: u.level, name_en: u.name_latin, name_km: u.name_km, href: u.href,
+  }));
+  const retired = gazetteer.retired(code);
+  const name = retired ? ` (${retired.name_latin})` : '';
+  return new ApiError(410, 'gone', `${asked}${name} no longer exists; it was replaced by ${successors.map((s) => s.code).join(', ')}. ` +
+    `See GET /v1/units/${code}/history.`, undefined, successors);
+}
+
+/**
+ * The current unit of this level with this code; a retired code is a 410 with its successors, anything else a 404.
+ * Every code-based route finds its unit through this.
+ */
+export function unitByCode(gazetteer: Gazetteer, code: string, level: Level): Unit {
+  const unit = gazetteer.byCode(code);
+  if (unit && unit.level === level) return unit;
+  if (!unit && gazetteer.isRetired(code)) throw gone(gazetteer, code, `The ${level} with code ${code}`);
+  throw notFound(`No ${level} has code ${code}.`);
+}
+
+/** The current unit of this level with this id; the id of a retired unit is a 410, anything else a 404. */
+export function unitById(gazetteer: Gazetteer, id: string, level: Level): Unit {
+  const unit = gazetteer.byId(id);
+  if (unit && unit.level === level) return unit;
+  const retired = unit ? undefined : gazetteer.retiredCodeOfId(id);
+  if (retired !== undefined && retired.length === { province: 2, district: 4, commune: 6, village: 8 }[level]) {
+    throw gone(gazetteer, retired, `The ${level} with id ${id} (code ${retired})`);
+  }
+  throw notFound(`No ${level} has id ${id}.`);
+}
+
 export const invalidRequest = (message: string, details?: ErrorDetail[]) => new ApiError(400, 'invalid_request', message, details);
 
 /** Whether a path belongs to the code-based shape. */
@@ -59,11 +105,17 @@ export interface ErrorInfo {
   code: ErrorCode;
   message: string;
   details?: ErrorDetail[];
+  successors?: SuccessorRef[];
 }
 
 /** The error body for this request's shape. */
 export function errorEnvelope(request: FastifyRequest, error: ErrorInfo) {
-  const body = { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  const body = {
+    code: error.code,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+    ...(error.successors ? { successors: error.successors } : {}),
+  };
   return isV1(requestPath(request))
     ? { status: 'error' as const, error: body }
     : { statusCode: error.statusCode, error: body, metadata: { correlationId: request.id } };
@@ -121,6 +173,7 @@ export const RETRY_AFTER_SECONDS = 5;
 const STATUS_CODES: Record<number, ErrorCode> = {
   403: 'forbidden',
   404: 'not_found',
+  410: 'gone',
   405: 'method_not_allowed',
   406: 'not_acceptable',
   413: 'payload_too_large',

@@ -1,6 +1,7 @@
 /**
  * Admission of a request by its API key: the key's form (checksum, no store lookup), the key itself (cached), the
- * monthly quota, then the per-second limit. Every admitted request is counted; refused ones are not.
+ * monthly quota, then the per-second limit, both those of the key's quota holder (its account: see quotaHolderOf).
+ * Every admitted request is counted; refused ones are not.
  *
  * Hot path: once a key is cached and its monthly total known, admission is synchronous and allocates little (no
  * hashing, no date formatting: measured as a quarter of the server's time before).
@@ -8,7 +9,7 @@
 import { hashKey, isWellFormedKey } from './key-format.js';
 import { PeriodClock } from './periods.js';
 import { RateLimiter } from './rate-limiter.js';
-import type { KeyStore, KeyWithPlan } from './store.js';
+import { type KeyStore, type KeyWithPlan, quotaHolderOf, StoreUnavailableError } from './store.js';
 import type { UsageMeter } from './usage-meter.js';
 
 /** The state of a key's limits after this request, for the RateLimit headers and /usage. */
@@ -27,6 +28,13 @@ export type Admission =
 export interface AccessControlOptions {
   /** How long a key (or its absence) is trusted without asking the store: revocations elsewhere take this long. */
   keyCacheTtlMs: number;
+  /**
+   * While the store is unreachable, how long after the store last confirmed it a cached key keeps working (its last
+   * known record is served). Default 10 minutes; 0: a key the store cannot confirm is refused (503) after the TTL.
+   */
+  keyStaleMs?: number;
+  /** After a failed lookup, how long the last known record is served before the store is asked again. Default 1 s. */
+  storeRetryMs?: number;
   /** Most keys (known and unknown) kept in the cache. */
   keyCacheSize?: number;
   now?: () => Date;
@@ -35,12 +43,24 @@ export interface AccessControlOptions {
 const MISSING: Admission = { outcome: 'missing' };
 const INVALID: Admission = { outcome: 'invalid' };
 
+interface CachedKey {
+  key: KeyWithPlan | undefined;
+  /** Until when (epoch ms) the entry is used without asking the store. */
+  expires: number;
+  /** When the store last confirmed it (epoch ms): a stale entry may be served until this plus keyStaleMs. */
+  confirmedAt: number;
+}
+
 export class AccessControl {
   /**
    * Keys by their secret (in this process's memory only, which already holds every request's key): a cache hit
    * needs no hashing. The store itself keeps hashes only.
    */
-  private readonly cache = new Map<string, { key: KeyWithPlan | undefined; expires: number }>();
+  private readonly cache = new Map<string, CachedKey>();
+  /** Lookups under way, by secret: however many requests wait for one uncached key, the store is asked once. */
+  private readonly lookups = new Map<string, Promise<KeyWithPlan | undefined>>();
+  /** Bumped by forgetKey: a lookup that started before must not put back what was just forgotten. */
+  private generation = 0;
   private readonly limiter = new RateLimiter();
   private readonly clock = new PeriodClock();
   private admittedSincePrune = 0;
@@ -51,19 +71,65 @@ export class AccessControl {
     private readonly options: AccessControlOptions,
   ) {}
 
-  /** Forget cached keys, so a revocation or plan change made in this process applies at once. */
+  /**
+   * Forgets the cached secrets of one key, so that its revocation, rotation or plan change made in this process
+   * applies here at once (other replicas: within KEY_CACHE_TTL_MS). Every other key stays cached.
+   */
+  forgetKey(keyId: string): void {
+    this.generation++;
+    for (const [secret, entry] of this.cache) if (entry.key?.id === keyId) this.cache.delete(secret);
+  }
+
+  /** Forgets every cached key (an operator's change to a plan, which many keys share). */
   forgetCachedKeys(): void {
+    this.generation++;
     this.cache.clear();
   }
 
-  private async fetchKey(secret: string): Promise<KeyWithPlan | undefined> {
-    const found = await this.store.findKeyByHash(hashKey(secret));
-    const key = found && found.revokedAt === null ? found : undefined;
+  /** How many store lookups are under way (tests: one per uncached key, whatever the number of requests). */
+  get lookupsInFlight(): number {
+    return this.lookups.size;
+  }
+
+  private remember(secret: string, key: KeyWithPlan | undefined): void {
+    const now = Date.now();
     this.cache.delete(secret);
-    this.cache.set(secret, { key, expires: Date.now() + this.options.keyCacheTtlMs });
+    this.cache.set(secret, { key, expires: now + this.options.keyCacheTtlMs, confirmedAt: now });
     // Oldest first out: many made-up keys cannot grow the cache without bound.
     if (this.cache.size > (this.options.keyCacheSize ?? 50_000)) this.cache.delete(this.cache.keys().next().value!);
-    return key;
+  }
+
+  /** The key from the store, one lookup per secret at a time; cached unless forgotten meanwhile. */
+  private lookUp(secret: string): Promise<KeyWithPlan | undefined> {
+    let lookup = this.lookups.get(secret);
+    if (!lookup) {
+      const generation = this.generation;
+      lookup = this.store.findKeyByHash(hashKey(secret)).then((found) => {
+        const key = found && found.revokedAt === null ? found : undefined;
+        if (generation === this.generation) this.remember(secret, key);
+        return key;
+      }).finally(() => this.lookups.delete(secret));
+      this.lookups.set(secret, lookup);
+    }
+    return lookup;
+  }
+
+  /**
+   * The key, from the store; if the store cannot answer, the last known record while it is recent enough (asked
+   * again after storeRetryMs), else a StoreUnavailableError (503). Any store failure is one: never a 500.
+   */
+  private async fetchKey(secret: string): Promise<KeyWithPlan | undefined> {
+    try {
+      return await this.lookUp(secret);
+    } catch (error) {
+      const last = this.cache.get(secret);
+      const now = Date.now();
+      if (last && now - last.confirmedAt <= (this.options.keyStaleMs ?? 600_000)) {
+        last.expires = now + (this.options.storeRetryMs ?? 1000);
+        return last.key;
+      }
+      throw new StoreUnavailableError(error);
+    }
   }
 
   /** Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. */
@@ -75,7 +141,7 @@ export class AccessControl {
     if (cached && cached.expires > Date.now()) {
       if (!cached.key) return INVALID;
       const usagePeriod = this.meter.period();
-      if (this.meter.isLoaded(cached.key.id, usagePeriod)) return this.decide(cached.key, usagePeriod);
+      if (this.meter.isLoaded(quotaHolderOf(cached.key), usagePeriod)) return this.decide(cached.key, usagePeriod);
       return this.admitSlowly(header, cached.key);
     }
     if (!isWellFormedKey(header)) return INVALID;
@@ -85,7 +151,11 @@ export class AccessControl {
   private async admitSlowly(secret: string, known: KeyWithPlan | undefined): Promise<Admission> {
     const key = known ?? (await this.fetchKey(secret));
     if (!key) return INVALID;
-    await this.meter.load(key.id);
+    try {
+      await this.meter.load(quotaHolderOf(key));
+    } catch (error) {
+      throw new StoreUnavailableError(error);
+    }
     return this.decide(key);
   }
 
@@ -97,8 +167,9 @@ export class AccessControl {
   admitMore(key: KeyWithPlan, extra: number): boolean {
     if (extra <= 0) return true;
     const quota = key.limits.monthlyQuota;
-    if (this.meter.used(key.id) + extra > quota) return false;
-    for (let i = 0; i < extra; i++) this.meter.count(key.id, quota);
+    const holder = quotaHolderOf(key);
+    if (this.meter.used(holder) + extra > quota) return false;
+    for (let i = 0; i < extra; i++) this.meter.countFor(key.id, holder, quota);
     return true;
   }
 
@@ -106,7 +177,9 @@ export class AccessControl {
   private decide(key: KeyWithPlan, usagePeriod = this.meter.period()): Admission {
     const nowMs = this.options.now?.().getTime() ?? Date.now();
     const period = this.clock.at(nowMs);
-    const used = this.meter.used(key.id, usagePeriod);
+    // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
+    const holder = quotaHolderOf(key);
+    const used = this.meter.used(holder, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
@@ -116,16 +189,37 @@ export class AccessControl {
       const limits = { monthly, perSecond: { quota: perSecond, remaining: 0, resetSeconds: 1 }, used };
       return { outcome: 'quota_exceeded', key, limits, retryAfter: period.resetSeconds };
     }
-    const rate = this.limiter.take(key.id, perSecond, nowMs);
+    const rate = this.limiter.take(holder, perSecond, nowMs);
     const rateState = { quota: perSecond, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
     if (!rate.allowed) return { outcome: 'rate_limited', key, limits: { monthly, perSecond: rateState, used }, retryAfter: rate.resetSeconds };
 
-    this.meter.count(key.id, monthlyQuota);
+    this.meter.countFor(key.id, holder, monthlyQuota);
     if (++this.admittedSincePrune >= 10_000) {
       this.admittedSincePrune = 0;
       this.limiter.prune(nowMs);
     }
     monthly.remaining -= 1;
     return { outcome: 'admitted', key, limits: { monthly, perSecond: rateState, used: used + 1 } };
+  }
+
+  /**
+   * Charges `extra` more requests to a key this request already admitted (a batch counts each of its items against
+   * the monthly quota): all or nothing, checked and counted synchronously (no await between), so concurrent batches
+   * cannot overrun the quota. The per-second limit counted the request once.
+   */
+  chargeMore(key: KeyWithPlan, extra: number): { ok: true; limits: LimitState } | { ok: false; limits: LimitState; retryAfter: number } {
+    const usagePeriod = this.meter.period();
+    const period = this.clock.at(this.options.now?.().getTime() ?? Date.now());
+    const used = this.meter.used(key.id, usagePeriod);
+    const { monthlyQuota, perSecond } = key.limits;
+    const monthly = {
+      quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
+      windowSeconds: period.windowSeconds, resetsAt: period.resetsAt,
+    };
+    const perSecondState = { quota: perSecond, remaining: 0, resetSeconds: 1 };
+    if (used + extra > monthlyQuota) return { ok: false, limits: { monthly, perSecond: perSecondState, used }, retryAfter: period.resetSeconds };
+    for (let i = 0; i < extra; i++) this.meter.count(key.id, monthlyQuota);
+    monthly.remaining -= extra;
+    return { ok: true, limits: { monthly, perSecond: perSecondState, used: used + extra } };
   }
 }

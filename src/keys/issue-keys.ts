@@ -8,11 +8,16 @@ export interface IssuedKey {
   key: string;
 }
 
-export async function createKey(store: KeyStore, { plan = 'free', name = null, ownerId = null }: { plan?: string; name?: string | null; ownerId?: string | null } = {}): Promise<IssuedKey> {
+/** `limits.maxLiveKeysPerOwner`: refuse (StoreError 'limit') when the owner already has that many live keys. */
+export async function createKey(
+  store: KeyStore,
+  { plan = 'free', name = null, ownerId = null }: { plan?: string; name?: string | null; ownerId?: string | null } = {},
+  limits: { maxLiveKeysPerOwner?: number } = {},
+): Promise<IssuedKey> {
   const key = generateKey();
   const record = await store.createKey({
     id: newKeyId(), hash: hashKey(key), prefix: displayPrefix(key), name, plan, ownerId, createdAt: new Date().toISOString(),
-  });
+  }, limits);
   return { record, key };
 }
 

@@ -2,7 +2,7 @@
 import { AccessControl } from './access-control.js';
 import { createKey } from './issue-keys.js';
 import { openStore } from './open-store.js';
-import type { KeyStore } from './store.js';
+import { type KeyStore, type Plan, StoreError } from './store.js';
 import { UsageMeter } from './usage-meter.js';
 
 export interface Keys {
@@ -17,12 +17,14 @@ export async function openKeys(options: {
   databaseUrl: string;
   usageFlushMs: number;
   keyCacheTtlMs: number;
+  keyStaleMs?: number;
+  storeTimeoutMs?: number;
   onError?: (error: unknown) => void;
 }): Promise<Keys> {
-  const store = await openStore(options.databaseUrl);
+  const store = await openStore(options.databaseUrl, { timeoutMs: options.storeTimeoutMs });
   const meter = new UsageMeter(store, { flushIntervalMs: options.usageFlushMs, onError: options.onError });
   meter.start();
-  const access = new AccessControl(store, meter, { keyCacheTtlMs: options.keyCacheTtlMs });
+  const access = new AccessControl(store, meter, { keyCacheTtlMs: options.keyCacheTtlMs, keyStaleMs: options.keyStaleMs });
   return {
     store,
     meter,
@@ -41,7 +43,21 @@ export async function openKeys(options: {
  * On a store without any key, makes one on the free plan for the developer who just ran `npm start`, and returns it
  * (to be printed once). Undefined when the store already has keys.
  */
+/**
+ * The development key's plan: enough to explore the API by hand and run the README's examples at once (the free
+ * plan's 5 a second refused the sixth of them), not enough to serve an application from it.
+ */
+export const DEVELOPMENT_PLAN: Plan = { name: 'development', monthlyQuota: 100_000, perSecond: 50 };
+
 export async function createDevelopmentKey(store: KeyStore): Promise<string | undefined> {
   if ((await store.countKeys()) > 0) return undefined;
-  return (await createKey(store, { plan: 'free', name: 'development key (first start)' })).key;
+  if (!(await store.getPlan(DEVELOPMENT_PLAN.name))) {
+    try {
+      await store.createPlan(DEVELOPMENT_PLAN);
+    } catch (error) {
+      // Another replica made it at the same first start.
+      if (!(error instanceof StoreError && error.code === 'conflict')) throw error;
+    }
+  }
+  return (await createKey(store, { plan: DEVELOPMENT_PLAN.name, name: 'development key (first start)' })).key;
 }

@@ -98,4 +98,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX sessions_account ON sessions (account_id);`,
   },
+  {
+    version: 3,
+    name: 'an account\'s plan: its keys share one quota',
+    // SQLite cannot add a column with a foreign key and a non-null default: the store checks the plan exists.
+    sqlite: `
+      ALTER TABLE accounts ADD COLUMN plan TEXT NOT NULL DEFAULT 'free';`,
+    postgres: `
+      ALTER TABLE accounts ADD COLUMN plan TEXT NOT NULL DEFAULT 'free' REFERENCES plans (name);`,
+  },
 ];

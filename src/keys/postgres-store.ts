@@ -3,11 +3,14 @@ import pg from 'pg';
 import { monthDays } from './periods.js';
 import { MIGRATIONS } from './migrations.js';
 import {
-  type Account, type ApiKeyRecord, type KeyStore, type KeyWithPlan, type NewKey, type Plan, type Session, StoreError, type UsageIncrement,
+  type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, type KeyWithPlan, type NewKey, type Plan, type Session, StoreError,
+  type UsageIncrement,
 } from './store.js';
 
 /** Arbitrary constant naming the advisory lock that serialises migrations across replicas. */
 const MIGRATION_LOCK = 7_461_523;
+/** Arbitrary constant naming the advisory locks (one per account) that serialise an account's key creations. */
+const OWNER_LOCK = 7_461_524;
 
 interface KeyRow {
   id: string;
@@ -38,9 +41,21 @@ export class PostgresStore implements KeyStore {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
 
-  constructor(connectionString: string, poolSize = 10) {
-    // A bounded connect time: with the server down, a request fails in seconds (503), not after the OS's timeout.
-    this.pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 3000 });
+  /**
+   * `timeoutMs` bounds every store call in time, whatever the network does (STORE_TIMEOUT_MS): each query is
+   * abandoned after it on the client (`query_timeout`, and the connection is then discarded, since a query may still
+   * be running on it) and cancelled on the server (`statement_timeout`); a connection takes at most 3 s to open or
+   * to be free in the pool; TCP keep-alive notices a silent peer; the server ends a transaction whose client vanished.
+   */
+  constructor(connectionString: string, { poolSize = 10, timeoutMs = 5000 }: { poolSize?: number; timeoutMs?: number } = {}) {
+    this.pool = new pg.Pool({
+      connectionString, max: poolSize,
+      connectionTimeoutMillis: Math.min(3000, timeoutMs),
+      query_timeout: timeoutMs,
+      statement_timeout: timeoutMs,
+      idle_in_transaction_session_timeout: Math.max(10_000, 2 * timeoutMs),
+      keepAlive: true, keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle client losing its connection (server restart) must not crash the process; the next query reconnects.
     this.pool.on('error', () => undefined);
   }
@@ -51,12 +66,17 @@ export class PostgresStore implements KeyStore {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
+      client.release();
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that timed out or broke is discarded (a late answer would belong to no query); after an error
+      // of SQL the transaction is rolled back and the connection reused.
+      if (isStoreUnavailable(error)) client.release(error as Error);
+      else {
+        const rolledBack = await client.query('ROLLBACK').then(() => true, () => false);
+        client.release(rolledBack ? undefined : (error as Error));
+      }
       throw error;
-    } finally {
-      client.release();
     }
   }
 
@@ -106,10 +126,23 @@ export class PostgresStore implements KeyStore {
     return this.getPlan(name);
   }
 
-  async createKey(key: NewKey): Promise<ApiKeyRecord> {
+  async createKey(key: NewKey, { maxLiveKeysPerOwner }: { maxLiveKeysPerOwner?: number } = {}): Promise<ApiKeyRecord> {
+    const ownerId = key.ownerId ?? null;
     try {
-      await this.pool.query('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [key.id, key.hash, key.prefix, key.name, key.plan, key.ownerId ?? null, key.createdAt]);
+      await this.transaction(async (client) => {
+        let plan = key.plan;
+        if (ownerId !== null) {
+          // One key creation per account at a time, across replicas: the count below cannot be raced.
+          await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [OWNER_LOCK, ownerId]);
+          plan = (await client.query<{ plan: string }>('SELECT plan FROM accounts WHERE id = $1', [ownerId])).rows[0]?.plan ?? plan;
+          if (maxLiveKeysPerOwner !== undefined) {
+            const n = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM api_keys WHERE owner_id = $1 AND revoked_at IS NULL', [ownerId])).rows[0]!.n);
+            if (n >= maxLiveKeysPerOwner) throw new StoreError(`the account already has ${n} live keys`, 'limit');
+          }
+        }
+        await client.query('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt]);
+      });
     } catch (error) {
       if ((error as { code?: string }).code === '23503') throw new StoreError(`no plan named ${key.plan}`, 'not_found');
       throw error;
@@ -149,7 +182,14 @@ export class PostgresStore implements KeyStore {
 
   async setKeyPlan(id: string, plan: string): Promise<boolean> {
     try {
-      return (await this.pool.query('UPDATE api_keys SET plan = $1 WHERE id = $2', [plan, id])).rowCount === 1;
+      return await this.transaction(async (client) => {
+        const key = (await client.query<{ owner_id: string | null }>('SELECT owner_id FROM api_keys WHERE id = $1', [id])).rows[0];
+        if (!key) return false;
+        if (key.owner_id === null) return (await client.query('UPDATE api_keys SET plan = $1 WHERE id = $2', [plan, id])).rowCount === 1;
+        await client.query('UPDATE accounts SET plan = $1 WHERE id = $2', [plan, key.owner_id]);
+        await client.query('UPDATE api_keys SET plan = $1 WHERE owner_id = $2', [plan, key.owner_id]);
+        return true;
+      });
     } catch (error) {
       if ((error as { code?: string }).code === '23503') throw new StoreError(`no plan named ${plan}`, 'not_found');
       throw error;
@@ -177,8 +217,24 @@ export class PostgresStore implements KeyStore {
            FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
           [[...lastUsed.keys()], [...lastUsed.values()]]);
       }
-      return this.totals(client, totalsFor, month);
+      return this.holderTotals(client, totalsFor, month);
     });
+  }
+
+  private async holderTotals(client: pg.Pool | pg.PoolClient, holderIds: string[], month: string): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    if (holderIds.length === 0) return totals;
+    const { first, last } = monthDays(month);
+    const rows = (await client.query<{ holder: string; total: string }>(
+      `SELECT coalesce(k.owner_id, k.id) AS holder, sum(u.count) AS total FROM usage_daily u JOIN api_keys k ON k.id = u.key_id
+       WHERE u.day BETWEEN $1 AND $2 AND (k.owner_id = ANY($3::text[]) OR (k.owner_id IS NULL AND k.id = ANY($3::text[]))) GROUP BY 1`,
+      [first, last, holderIds])).rows;
+    for (const row of rows) totals.set(row.holder, Number(row.total));
+    return totals;
+  }
+
+  async holderUsage(holderIds: string[], month: string): Promise<Map<string, number>> {
+    return this.holderTotals(this.pool, holderIds, month);
   }
 
   private async totals(client: pg.Pool | pg.PoolClient, keyIds: string[], month: string): Promise<Map<string, number>> {

@@ -1,5 +1,5 @@
 /** The embedded store: SQLite through better-sqlite3, in WAL mode. Synchronous underneath, async to its callers. */
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { monthDays } from './periods.js';
@@ -41,7 +41,14 @@ export class SqliteStore implements KeyStore {
    * synchronously: the whole server would stall that long. A usage write that fails is retried at the next flush.
    */
   constructor(readonly path: string, { busyTimeoutMs = 200 }: { busyTimeoutMs?: number } = {}) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      // A file SQLite cannot write still opens (read-only) and even starts, in WAL mode, with nothing to migrate: then
+      // every usage write fails. Refuse it at start instead (EACCES, EPERM for an immutable file, EROFS), and a
+      // folder where the -wal and -shm files cannot be made.
+      accessSync(dirname(path), constants.W_OK);
+      if (existsSync(path)) accessSync(path, constants.W_OK);
+    }
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL is durable across process crashes in WAL mode (not power loss): what the usage bound assumes.
@@ -98,10 +105,20 @@ export class SqliteStore implements KeyStore {
     return this.getPlan(name);
   }
 
-  async createKey(key: NewKey): Promise<ApiKeyRecord> {
-    if (!(await this.getPlan(key.plan))) throw new StoreError(`no plan named ${key.plan}`, 'not_found');
-    this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(key.id, key.hash, key.prefix, key.name, key.plan, key.ownerId ?? null, key.createdAt);
+  async createKey(key: NewKey, { maxLiveKeysPerOwner }: { maxLiveKeysPerOwner?: number } = {}): Promise<ApiKeyRecord> {
+    const ownerId = key.ownerId ?? null;
+    // IMMEDIATE: the count and the insert hold the write lock together, so no other process can slip a key between.
+    this.db.transaction(() => {
+      const plan = (ownerId === null ? undefined
+        : (this.db.prepare('SELECT plan FROM accounts WHERE id = ?').get(ownerId) as { plan: string } | undefined)?.plan) ?? key.plan;
+      if (!this.db.prepare('SELECT 1 FROM plans WHERE name = ?').get(plan)) throw new StoreError(`no plan named ${plan}`, 'not_found');
+      if (ownerId !== null && maxLiveKeysPerOwner !== undefined) {
+        const { n } = this.db.prepare('SELECT count(*) AS n FROM api_keys WHERE owner_id = ? AND revoked_at IS NULL').get(ownerId) as { n: number };
+        if (n >= maxLiveKeysPerOwner) throw new StoreError(`the account already has ${n} live keys`, 'limit');
+      }
+      this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt);
+    }).immediate();
     return (await this.getKey(key.id))!;
   }
 
@@ -137,7 +154,14 @@ export class SqliteStore implements KeyStore {
 
   async setKeyPlan(id: string, plan: string): Promise<boolean> {
     if (!(await this.getPlan(plan))) throw new StoreError(`no plan named ${plan}`, 'not_found');
-    return this.db.prepare('UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
+    return this.db.transaction(() => {
+      const key = this.db.prepare('SELECT owner_id FROM api_keys WHERE id = ?').get(id) as { owner_id: string | null } | undefined;
+      if (!key) return false;
+      if (key.owner_id === null) return this.db.prepare('UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
+      this.db.prepare('UPDATE accounts SET plan = ? WHERE id = ?').run(plan, key.owner_id);
+      this.db.prepare('UPDATE api_keys SET plan = ? WHERE owner_id = ?').run(plan, key.owner_id);
+      return true;
+    }).immediate();
   }
 
   async renameKey(id: string, name: string | null): Promise<boolean> {
@@ -151,7 +175,19 @@ export class SqliteStore implements KeyStore {
       for (const { keyId, day, count } of increments) add.run(keyId, day, count);
       for (const [keyId, at] of lastUsed) touch.run(at, keyId);
     })();
-    return this.monthlyUsage(totalsFor, month);
+    return this.holderUsage(totalsFor, month);
+  }
+
+  async holderUsage(holderIds: string[], month: string): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    if (holderIds.length === 0) return totals;
+    const { first, last } = monthDays(month);
+    const placeholders = holderIds.map(() => '?').join(',');
+    const rows = this.db.prepare(`SELECT coalesce(k.owner_id, k.id) AS holder, sum(u.count) AS total FROM usage_daily u JOIN api_keys k ON k.id = u.key_id
+      WHERE u.day BETWEEN ? AND ? AND (k.owner_id IN (${placeholders}) OR (k.owner_id IS NULL AND k.id IN (${placeholders}))) GROUP BY holder`)
+      .all(first, last, ...holderIds, ...holderIds) as { holder: string; total: number }[];
+    for (const row of rows) totals.set(row.holder, row.total);
+    return totals;
   }
 
   async monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>> {

@@ -24,6 +24,15 @@ export interface ApiKeyRecord {
   lastUsedAt: string | null;
 }
 
+/**
+ * Whose monthly quota and per-second limit a key draws on: its account (all keys of an account share its plan's
+ * limits, so more keys or a revoked and re-created key give no more), or the key itself for an operator's key made
+ * without an account. Account and key ids never collide (`acct_`, `key_`).
+ */
+export function quotaHolderOf(key: { id: string; ownerId: string | null }): string {
+  return key.ownerId ?? key.id;
+}
+
 /** A key found by its hash, with its plan's limits: what a request needs to be admitted. */
 export interface KeyWithPlan extends ApiKeyRecord {
   limits: Plan;
@@ -60,7 +69,8 @@ export interface Session {
 }
 
 export class StoreError extends Error {
-  constructor(message: string, readonly code: 'conflict' | 'not_found' | 'invalid') {
+  /** `limit`: a limit the store enforces was reached (e.g. an account's live keys). */
+  constructor(message: string, readonly code: 'conflict' | 'not_found' | 'invalid' | 'limit') {
     super(message);
   }
 }
@@ -79,8 +89,12 @@ export interface KeyStore {
   createPlan(plan: Plan): Promise<Plan>;
   updatePlan(name: string, change: Partial<Omit<Plan, 'name'>>): Promise<Plan | undefined>;
 
-  /** Throws StoreError('not_found') if the plan does not exist. */
-  createKey(key: NewKey): Promise<ApiKeyRecord>;
+  /**
+   * Throws StoreError('not_found') if the plan does not exist. A key with an owner takes its account's plan (all keys
+   * of an account share it). `maxLiveKeysPerOwner`: throws StoreError('limit') if the owner already has that many
+   * live keys; checked and inserted atomically, also against other processes.
+   */
+  createKey(key: NewKey, options?: { maxLiveKeysPerOwner?: number }): Promise<ApiKeyRecord>;
   findKeyByHash(hash: string): Promise<KeyWithPlan | undefined>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   listKeys(filter?: { ownerId?: string }): Promise<ApiKeyRecord[]>;
@@ -89,15 +103,23 @@ export interface KeyStore {
   revokeKey(id: string, at: string): Promise<boolean>;
   /** A new secret for the same key (rotation): id, plan and usage stay. False if there is no such live key. */
   replaceSecret(id: string, hash: string, prefix: string): Promise<boolean>;
-  /** Throws StoreError('not_found') if the plan does not exist; false if the key does not. */
+  /**
+   * Throws StoreError('not_found') if the plan does not exist; false if the key does not. For a key with an owner,
+   * this is the account's plan: it and every key of the account move to it.
+   */
   setKeyPlan(id: string, plan: string): Promise<boolean>;
   renameKey(id: string, name: string | null): Promise<boolean>;
 
   /**
-   * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given keys
-   * (all replicas' usage included) for `month`.
+   * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given quota
+   * holders (see quotaHolderOf; all replicas' usage included) for `month`.
    */
   recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>>;
+  /**
+   * Requests counted in `month` per quota holder: an account id totals every key the account ever had (revoked ones
+   * too), a key id without an account is that key. Holders without usage are absent.
+   */
+  holderUsage(holderIds: string[], month: string): Promise<Map<string, number>>;
   /** Requests counted per key in `month` (`YYYY-MM`). Keys without usage are absent. */
   monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>>;
   /** Requests per day of one key, from `from` to `to` inclusive (`YYYY-MM-DD`), days without usage absent. */
@@ -114,12 +136,29 @@ export interface KeyStore {
   deleteSession(tokenHash: string): Promise<void>;
 }
 
-/** Whether an error means the store is unreachable (down, restarting, refusing connections), not a bad query. */
+/**
+ * The store failed where the request cannot go on without it (admission): always a 503 with Retry-After, whatever
+ * the cause (down, stalled, dropped database, refused credentials, missing table...). The cause is kept for the log.
+ */
+export class StoreUnavailableError extends Error {
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(cause: unknown) {
+    super(`key store unavailable: ${String((cause as Error)?.message ?? cause).slice(0, 200)}`, { cause });
+  }
+}
+
+/**
+ * Whether an error means the store cannot serve now (down, restarting, refusing, stalled, dropped or misconfigured),
+ * not a bad query of ours: such errors are a 503 with Retry-After, never a 500.
+ */
 export function isStoreUnavailable(error: unknown): boolean {
-  const code = String((error as { code?: unknown }).code ?? '');
-  // pg: connection failures and server shutdown (class 08, 57P0x); SQLite: busy/locked, read-only, I/O errors.
-  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|08\w{3}|57P0\d|SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL)\w*)$/.test(code)
-    || /Connection terminated|connection timeout|Client has encountered a connection error|pool is closed|database connection is not open/i.test(String((error as Error)?.message));
+  if (error instanceof StoreUnavailableError) return true;
+  const code = String((error as { code?: unknown })?.code ?? '');
+  // pg: connection failures (08), shutdown and cancellations such as statement_timeout (57), missing database
+  // (3D000), credentials (28), resources such as too many connections (53), a missing table (42P01: a dropped or
+  // never migrated schema), read-only transactions on a standby (25006); SQLite: busy/locked, read-only, I/O errors.
+  return /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|08\w{3}|57\w{3}|3D000|28\w{3}|53\w{3}|42P01|25006|SQLITE_(BUSY|LOCKED|READONLY|IOERR|CANTOPEN|FULL|CORRUPT|NOTADB)\w*)$/.test(code)
+    || /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|pool is closed|database connection is not open|store call timed out/i.test(String((error as Error)?.message));
 }
 
 export const FREE_PLAN: Plan = { name: 'free', monthlyQuota: 1000, perSecond: 5 };

@@ -1,5 +1,6 @@
 /** A dashboard app on a throwaway SQLite store, and a cookie-keeping client for inject(). */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadGeography } from '../../src/geo/geography.js';
 import { buildApp } from '../../src/http/app.js';
 import { AccessControl } from '../../src/keys/access-control.js';
 import type { KeyStore } from '../../src/keys/store.js';
@@ -14,12 +15,14 @@ export interface DashboardApp {
   close(): Promise<void>;
 }
 
-export async function dashboardApp(options: { trustProxy?: boolean; metricsToken?: string; store?: 'sqlite' | 'postgres'; operatorContact?: string } = {}): Promise<DashboardApp> {
+/** `geo`: with the boundaries too (reverse geocoding routes), for tests that cover every route. */
+export async function dashboardApp(options: { trustProxy?: boolean; metricsToken?: string; store?: 'sqlite' | 'postgres'; operatorContact?: string; geo?: boolean } = {}): Promise<DashboardApp> {
   const { store, close } = await freshStore(options.store ?? 'sqlite');
   const meter = new UsageMeter(store, { flushIntervalMs: 60_000 });
   const access = new AccessControl(store, meter, { keyCacheTtlMs: 10_000 });
   const dashboard = { operatorContact: options.operatorContact ?? 'api@example.org' };
-  const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy, metricsToken: options.metricsToken });
+  const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy, metricsToken: options.metricsToken,
+    ...(options.geo ? { geo: loadGeography() } : {}) });
   return { app, store, access, close: async () => { await app.close(); await meter.stop(); await close(); } };
 }
 
@@ -36,7 +39,8 @@ export class Client {
     }
   }
 
-  private cookieHeader(): string {
+  /** The cookies kept, as a Cookie header. */
+  cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 

@@ -72,8 +72,8 @@ const QUERY_KEYS = ['q', 'page', 'pageSize', 'lang', 'x', '__proto__', 'page[]',
 
 interface Context {
   apiKey: string;
-  session: string;
-  csrfCookie: string;
+  /** The cookies of a signed-in browser, name and value. */
+  cookies: [string, string][];
   csrfToken: string;
   ownKeyId: string;
   realIds: string[];
@@ -107,11 +107,15 @@ function requestFor(route: Route, ctx: Context): fc.Arbitrary<InjectOptions> {
       { type: 'application/x-www-form-urlencoded', payload: '%FF=%FF&_csrf=%' },
     ),
   );
+  // The signed-in browser's cookies (session, CSRF secret...), each kept, dropped or made hostile, plus a language.
   const cookie = fc.record({
-    session: fc.oneof({ arbitrary: fc.constant(ctx.session), weight: 6 }, fc.constant(undefined), hostileText.map(encode)),
-    csrf: fc.oneof({ arbitrary: fc.constant(ctx.csrfCookie), weight: 6 }, fc.constant(undefined), hostileText.map(encode)),
+    jar: fc.array(fc.oneof({ arbitrary: fc.constant('keep'), weight: 6 }, fc.constant('drop'), hostileText.map(encode)),
+      { minLength: ctx.cookies.length, maxLength: ctx.cookies.length }),
     lang: fc.constantFrom(undefined, 'km', 'en', 'xx', '%FF'),
-  }).map(({ session, csrf, lang }) => [session && `kh_session=${session}`, csrf && `_csrf=${csrf}`, lang && `kh_lang=${lang}`].filter(Boolean).join('; '));
+  }).map(({ jar, lang }) => [
+    ...ctx.cookies.flatMap(([name, value], i) => (jar[i] === 'drop' ? [] : [`${name}=${jar[i] === 'keep' ? value : jar[i]}`])),
+    ...(lang ? [`kh_lang=${lang}`] : []),
+  ].join('; '));
   const apiKey = fc.oneof({ arbitrary: fc.constant(ctx.apiKey), weight: 6 }, fc.constant(undefined), fc.constantFrom('khk_', 'khk_' + 'A'.repeat(43), ' ', 'x'.repeat(3000)));
   const authorization = fc.oneof({ arbitrary: fc.constant(`Bearer ${METRICS_TOKEN}`), weight: 3 }, fc.constant(undefined), fc.constantFrom('Bearer', 'Bearer ' + 'x'.repeat(5000), 'Basic Zm9vOmJhcg=='));
   const remoteAddress = fc.ipV4();
@@ -149,7 +153,7 @@ describe('fuzzing every route of the full server (keys, dashboard, metrics)', ()
   let ctx: Context;
 
   before(async () => {
-    dash = await dashboardApp({ metricsToken: METRICS_TOKEN });
+    dash = await dashboardApp({ metricsToken: METRICS_TOKEN, geo: true });
     const { app, store } = dash;
     await store.createPlan({ name: 'fuzz', monthlyQuota: 10_000_000, perSecond: 1_000_000 });
     const { key: apiKey } = await createKey(store, { plan: 'fuzz' });
@@ -159,10 +163,10 @@ describe('fuzzing every route of the full server (keys, dashboard, metrics)', ()
     const [own] = await store.listKeys({ ownerId: (await store.findAccountByEmail('fuzz@example.org'))!.id });
     await client.get('/dashboard');
     ctx = {
-      apiKey, session: client.cookie('kh_session')!, csrfCookie: client.cookie('_csrf')!, csrfToken: client.csrf(), ownKeyId: own!.id,
+      apiKey, cookies: client.cookieHeader().split('; ').map((c): [string, string] => [c.slice(0, c.indexOf('=')), c.slice(c.indexOf('=') + 1)]), csrfToken: client.csrf(), ownKeyId: own!.id,
       realIds: [unit('12').id, unit('1201').id, unit('120101').id, unit('12010101').id],
     };
-    assert.ok(ctx.session && ctx.csrfCookie && ctx.csrfToken, 'signed in, with a CSRF token');
+    assert.ok(ctx.cookies.length >= 2 && ctx.csrfToken, `signed in, with a CSRF token: ${ctx.cookies.map(([n]) => n).join(', ')}`);
     await app.ready();
     routes = routesOf(app);
   });

@@ -39,6 +39,9 @@ const DATA_PATHS = [
   '/search',
   '/lookup/{postcode}',
   '/v1/search',
+  '/resolve',
+  '/v1/resolve',
+  '/v1/validate',
 ];
 /** Open routes about the service itself, not its data. */
 const SERVICE_PATHS = ['/health', '/ready'];
@@ -46,7 +49,7 @@ const SERVICE_PATHS = ['/health', '/ready'];
 const GEO_PATHS = ['/reverse', '/v1/reverse', '/v1/boundaries/{code}'];
 const ALL_PATHS = [...DATA_PATHS, ...SERVICE_PATHS, ...GEO_PATHS];
 /** Operations besides GET, by path. */
-const OTHER_METHODS: Record<string, string[]> = { '/v1/reverse': ['post'] };
+const OTHER_METHODS: Record<string, string[]> = { '/v1/resolve': ['post'], '/v1/reverse': ['post'] };
 /** Responses that are not JSON, by path (200 only). */
 const OTHER_TYPES: Record<string, string> = { '/v1/boundaries/{code}': 'application/geo+json' };
 
@@ -105,13 +108,16 @@ describe('GET /openapi.json', async () => {
     }
   });
 
-  it('leaves the documentation routes and the CORS preflight route out, and documents only GET (and the listed others)', () => {
+  it('leaves the documentation routes and the CORS preflight route out, and documents only GET (and the listed POSTs)', () => {
     for (const path of Object.keys(doc.paths)) {
       assert.ok(!path.startsWith('/docs') && path !== '/openapi.json' && path !== '/*' && path !== '/{*}', `${path} is documented`);
     }
     for (const [path, item] of Object.entries(doc.paths)) {
+      // The non-GET routes: batches that do not fit in a URL (POST /v1/resolve, POST /v1/reverse); they only read.
       assert.deepEqual(Object.keys(item), ['get', ...(OTHER_METHODS[path] ?? [])], `${path} documents ${Object.keys(item).join(', ')}`);
     }
+    const batch = (doc.paths['/v1/resolve'] as { post: { description: string } }).post;
+    assert.match(batch.description, /reads, never writes/);
   });
 
   it('gives every data operation a unique operationId, a 200 and the 400/404/500 errors', () => {

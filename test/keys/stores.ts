@@ -24,23 +24,53 @@ export async function throwawaySqlite(): Promise<ThrowawayDatabase> {
   return { kind: 'sqlite', url: `sqlite:${join(dir, 'keys.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export async function throwawayPostgres(): Promise<ThrowawayDatabase> {
+/** The URL without its password, for a message. */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
+ * A client connected to the PostgreSQL server the tests use; if there is none, an error that says how to get one
+ * (issue 14, item 16), rather than a bare ECONNREFUSED.
+ */
+export async function connectAdmin(adminUrl: string = POSTGRES_ADMIN_URL): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw new Error(`The PostgreSQL tests need a PostgreSQL server (12 or later) and found none at ${shown(adminUrl)}: `
+      + `${(error as Error).message || String(error)}.\n`
+      + 'Start one on 127.0.0.1:5432 that the user postgres can reach without a password, e.g.\n'
+      + '  docker run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16\n'
+      + '  (or: sudo apt-get install postgresql, with "trust" for 127.0.0.1 in pg_hba.conf),\n'
+      + 'or set TEST_POSTGRES_URL to a server and a role that may CREATE DATABASE, e.g. postgres://me:secret@db.example:5432/postgres.',
+    { cause: error });
+  }
+  return client;
+}
+
+export async function throwawayPostgres(adminUrl: string = POSTGRES_ADMIN_URL): Promise<ThrowawayDatabase> {
   const name = `kh_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await admin.connect();
+  const admin = await connectAdmin(adminUrl);
   try {
     await admin.query(`CREATE DATABASE ${name}`);
   } finally {
     await admin.end();
   }
-  const url = new URL(POSTGRES_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     kind: 'postgres',
     url: url.toString(),
     async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-      await client.connect();
+      const client = await connectAdmin(adminUrl);
       try {
         await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       } finally {
@@ -52,7 +82,7 @@ export async function throwawayPostgres(): Promise<ThrowawayDatabase> {
 
 export const STORE_KINDS = [
   { kind: 'sqlite', create: throwawaySqlite },
-  { kind: 'postgres', create: throwawayPostgres },
+  { kind: 'postgres', create: () => throwawayPostgres() },
 ] as const;
 
 /** Opens a migrated store on a fresh throwaway database. */

@@ -32,7 +32,7 @@ function policyHeader(key: KeyWithPlan, { monthly, perSecond }: LimitState): str
 }
 
 /** `RateLimit-Policy` and `RateLimit`, both policies: the monthly quota and the per-second limit. */
-function setRateLimitHeaders(reply: FastifyReply, key: KeyWithPlan, limits: LimitState): void {
+export function setRateLimitHeaders(reply: FastifyReply, key: KeyWithPlan, limits: LimitState): void {
   const { monthly, perSecond } = limits;
   reply.header('ratelimit-policy', policyHeader(key, limits));
   reply.header('ratelimit', `"monthly";r=${monthly.remaining};t=${monthly.resetSeconds}, "per-second";r=${perSecond.remaining};t=${perSecond.resetSeconds}`);

@@ -6,6 +6,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { describeResponses } from '../openapi-responses.js';
 
 export const TAGS = {
   hierarchy: 'Hierarchy (identifier-based)',
@@ -41,6 +42,8 @@ characters of \`A-Za-z0-9._~:/+=-\`; else a new UUID) and \`x-dataset-version\`.
 
 export async function registerOpenApi(app: FastifyInstance, { apiVersion, datasetVersion }: { apiVersion: string; datasetVersion: string }): Promise<void> {
   await app.register(swagger, {
+    // Examples per error status, the 405 and the response headers (../openapi-responses.ts).
+    transformObject: (document) => describeResponses('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     // OpenAPI tools want named path parameters: a wildcard route (/locations/*) is documented as /locations/{path}.
     transform: ({ schema, url }) => {
       if (!url.endsWith('/*') || !schema) return { schema, url };
@@ -78,6 +81,15 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
       ],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // People paste their key into these pages ("Authorize"): no other site may frame them (clickjacking).
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-frame-options', 'DENY').header('content-security-policy', "frame-ancestors 'none'");
+        done();
+      },
+    },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

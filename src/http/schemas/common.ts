@@ -4,11 +4,12 @@
  * document: one source of truth.
  */
 import { Type, type TSchema } from 'typebox';
+import { unitId } from '../../gazetteer/uuid.js';
 
 /** Stable, machine-readable error codes. Clients branch on these, never on messages. */
 export const ERROR_CODES = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'forbidden', 'not_found', 'method_not_allowed',
   'not_acceptable', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded', 'rate_limited', 'request_header_too_large',
-  'internal_error', 'service_unavailable'] as const;
+  'internal_error', 'service_unavailable', 'gone'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const ErrorDetail = Type.Object({
@@ -17,10 +18,23 @@ export const ErrorDetail = Type.Object({
   message: Type.String({ description: 'What is wrong with it.' }),
 }, { additionalProperties: false });
 
+/** A unit that replaced a retired code (in a 410 Gone body). */
+export const Successor = Type.Object({
+  code: Type.String({ pattern: '^[0-9]{2,8}$', description: 'NCDD code of today\'s unit.' }),
+  id: Type.String({ format: 'uuid', description: 'Its identifier (UUID).' }),
+  level: Type.Enum(['province', 'district', 'commune', 'village']),
+  name_en: Type.String({ description: 'Latin-script name.' }),
+  name_km: Type.String({ description: 'Khmer name.' }),
+  href: Type.String({ description: 'Its slug path, resolvable at GET /locations/...' }),
+}, { additionalProperties: false });
+
 export const ErrorBody = Type.Object({
   code: Type.Enum(ERROR_CODES, { description: 'Stable machine-readable error code.' }),
   message: Type.String({ description: 'Human-readable explanation; may change between releases.' }),
   details: Type.Optional(Type.Array(ErrorDetail, { description: 'For invalid_request: each parameter at fault.' })),
+  successors: Type.Optional(Type.Array(Successor, {
+    description: 'For gone (410): today\'s units that replaced the retired code (recoded, split or merged); see its history.',
+  })),
 }, { additionalProperties: false });
 
 export const Metadata = Type.Object({
@@ -54,6 +68,8 @@ export function errorResponses<T extends TSchema>(envelope: T) {
     400: { ...envelope, description: 'invalid_request: a parameter is malformed, out of range or unknown.' },
     401: { ...envelope, description: 'missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked.' },
     404: { ...envelope, description: 'not_found: no such unit.' },
+    410: { ...envelope, description: 'gone: the code (or the id made from it) belonged to a unit that no longer exists; '
+      + '`error.successors` lists today\'s units that replaced it, and GET /v1/units/{code}/history tells what happened.' },
     429: { ...envelope, description: 'quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); '
       + 'rate_limited: over the per-second limit (Retry-After: 1).' },
     500: { ...envelope, description: 'internal_error: the server failed; the body has no internals.' },
@@ -80,7 +96,16 @@ export const Uuid = Type.String({
   examples: ['6d2cc9e3-b169-51ef-b502-a07c9418252b'],
 });
 
-export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+/** A unit of each level, for the examples: Phnom Penh, Khan Chamkar Mon, Sangkat Tonle Basak, Phum 1. */
+export const EXAMPLE_CODES = { province: '12', district: '1201', commune: '120101', village: '12010101' } as const;
+
+/** The `{id}` path parameter of a route about units of this level, with the id of a real one as its example. */
+export function idParams(level: keyof typeof EXAMPLE_CODES) {
+  return Type.Object({ id: { ...Uuid, examples: [unitId(EXAMPLE_CODES[level])] } }, { additionalProperties: false });
+}
+
+/** The `{id}` of a route about a unit of any level (its example: Phnom Penh's). */
+export const IdParams = idParams('province');
 
 export const PostalCode = Type.String({ pattern: '^[0-9]{6}$', description: 'Official 6-digit postal code (MPTC Prakas No. 77).',
   examples: ['120101'] });

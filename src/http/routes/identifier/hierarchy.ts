@@ -8,11 +8,11 @@ import { Type } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import type { Locator } from '../../../geo/locations.js';
-import { invalidRequest, notFound } from '../../errors.js';
+import { invalidRequest, notFound, unitById } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { identifierPresenters, type Lang } from '../../presenters/identifier.js';
-import { errorResponses, IdentifierError, IdParams, LangQuery, NotModified } from '../../schemas/common.js';
+import { errorResponses, IdentifierError, idParams, LangQuery, NotModified } from '../../schemas/common.js';
 import {
   AnyDetail, CommuneDetail, CommuneListItem, DistrictDetail, DistrictListItem, Envelope, ListEnvelope, ProvinceDetail,
   ProvinceListItem, VillageDetail, VillageListItem,
@@ -37,11 +37,8 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
     payloads.sendIdentifier(reply, `detail|${unit.code}|${lang}`, () => present.detail(unit, lang));
   };
 
-  const find = (id: string, level: Level): Unit => {
-    const unit = gazetteer.byId(id);
-    if (!unit || unit.level !== level) throw notFound(`No ${level} has id ${id}.`);
-    return unit;
-  };
+  // The id of a retired unit answers 410 Gone with its successors.
+  const find = (id: string, level: Level): Unit => unitById(gazetteer, id, level);
 
   typed.get('/provinces', {
     schema: {
@@ -69,7 +66,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         operationId,
         tags: [TAGS.hierarchy],
         summary: `One ${level} by id, with its parents' names and counts of the units below it`,
-        params: IdParams,
+        params: idParams(level),
         querystring: LangQuery,
         response: responses(Envelope(schema, `The ${level}.`)),
       },
@@ -87,7 +84,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
         operationId,
         tags: [TAGS.hierarchy],
         summary: `The ${PLURAL[childLevel]} of a ${level}, ordered by code`,
-        params: IdParams,
+        params: idParams(level),
         querystring: LangQuery,
         response: responses(ListEnvelope(item, `The ${PLURAL[childLevel]}.`)),
       },
@@ -104,10 +101,13 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       operationId: 'getLocationBySlugPath',
       tags: [TAGS.hierarchy],
       summary: 'A unit by its slug path (a search result\'s href), e.g. /locations/phnom-penh/chamkar-mon',
-      description: 'One to four lowercase slugs, province first. Answers the unit\'s detail record, as GET /{level}s/{id} does.',
+      description: 'One to four lowercase slugs, province first. Answers the unit\'s detail record, as GET /{level}s/{id} does. '
+        + 'A path with a slug a unit had before a name repair of the data (e.g. /locations/kratie/kracheh) answers 301 with '
+        + 'the current path in Location.',
       params: Type.Object({ '*': Type.String({ description: 'Slugs from the province down, separated by /.', examples: ['phnom-penh/chamkar-mon'] }) }),
       querystring: LangQuery,
-      response: responses(Envelope(AnyDetail, 'The unit at that path.')),
+      response: { ...responses(Envelope(AnyDetail, 'The unit at that path.')),
+        301: Type.Null({ description: 'Moved permanently: a former slug; Location has the unit\'s current path.' }) },
     },
   }, (request, reply) => {
     const slugs = request.params['*'].split('/');
@@ -116,8 +116,14 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       throw invalidRequest('Invalid path: expected /locations/<province>[/<district>[/<commune>[/<village>]]] with lowercase slugs.',
         [{ in: 'path', parameter: '*', message: 'must be 1 to 4 lowercase slugs separated by /' }]);
     }
-    const unit = gazetteer.bySlugPath(slugs);
-    if (!unit) throw notFound(`Nothing at /locations/${slugs.join('/')}.`);
-    detailBody(reply, unit, langOf(request));
+    const found = gazetteer.resolveSlugPath(slugs);
+    if (!found) throw notFound(`Nothing at /locations/${slugs.join('/')}.`);
+    if (!found.canonical) {
+      // A slug from before a name repair: permanently moved to the unit's current path (the query string kept).
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      void reply.code(301).header('location', `${found.unit.href}${query}`).send(null);
+      return;
+    }
+    detailBody(reply, found.unit, langOf(request));
   });
 }

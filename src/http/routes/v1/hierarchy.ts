@@ -9,11 +9,11 @@ import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import type { Locator } from '../../../geo/locations.js';
 import { CODE_LENGTH } from '../../../gazetteer/types.js';
-import { notFound } from '../../errors.js';
+import { unitByCode } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { v1Record } from '../../presenters/v1.js';
-import { errorResponses, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
+import { errorResponses, EXAMPLE_CODES, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
 import { V1Commune, V1District, V1Envelope, V1Province, V1Village } from '../../schemas/v1.js';
 
 function responses(record: TSchema, description: string) {
@@ -28,13 +28,10 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
     if (locate) reply.header('x-attribution', locate.attribution);
     payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: units().map((u) => v1Record(u, locate)) }));
   };
-  const find = (code: string, level: Level): Unit => {
-    const unit = gazetteer.byCode(code);
-    if (!unit || unit.level !== level) throw notFound(`No ${level} has code ${code}.`);
-    return unit;
-  };
+  // A retired code answers 410 Gone with its successors.
+  const find = (code: string, level: Level): Unit => unitByCode(gazetteer, code, level);
   const codeParams = (name: string, level: Level) =>
-    Type.Object({ [name]: { ...NcddCode(CODE_LENGTH[level], level), examples: [{ province: '12', district: '1201', commune: '120101', village: '12010101' }[level]] } },
+    Type.Object({ [name]: { ...NcddCode(CODE_LENGTH[level], level), examples: [EXAMPLE_CODES[level]] } },
       { additionalProperties: false });
 
   typed.get('/v1/provinces', {

@@ -1,0 +1,111 @@
+/**
+ * The parts of an address outside the gazetteer: house number, street, group (ក្រុម), borey, building, postal code and
+ * the country. Each is found by a linear regex (no nested quantifiers, bounded repetition) on the working text and its
+ * span is recorded, so the unit matcher skips it.
+ */
+
+/** Parts recognised outside the gazetteer, as written (digits ASCII). */
+export interface AddressParts {
+  house_number: string | null;
+  street: string | null;
+  group: string | null;
+  borey: string | null;
+  building: string | null;
+  /** A 6-digit postal code found in the text. */
+  postal_code: string | null;
+  /** A 5-digit code of the former Cambodia Post scheme, when written instead. */
+  legacy_postal_code: string | null;
+  /** Whether the country was named (Cambodia, Kingdom of Cambodia, កម្ពុជា). */
+  country: boolean;
+}
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** One recognised part: its kind, value and span in the working text. */
+interface Found extends Span {
+  kind: keyof Omit<AddressParts, 'country'> | 'country';
+  value: string;
+}
+
+const KH = '\\u1780-\\u17FF';
+/** Khmer text up to a space, a separator, a Latin letter or a unit word (for named streets and boreys). */
+const KHMER_NAME = `[${KH}]{1,40}?(?=[\\s,;\\n]|$|ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី|ក្រុម|ផ្លូវ|[A-Za-z0-9])`;
+
+interface Rule {
+  kind: Found['kind'];
+  pattern: RegExp;
+  /** The value from the match; the whole match by default. */
+  value?: (m: RegExpExecArray) => string;
+}
+
+const RULES: Rule[] = [
+  // Postal codes first: six digits standing alone (not part of a longer number or a house number range).
+  { kind: 'postal_code', pattern: /(?<![\d\-/#])\d{6}(?![\d\-/])/g },
+  { kind: 'country', pattern: /\b(?:the\s+)?(?:Kingdom\s+of\s+)?Cambodia\b|ព្រះរាជាណាចក្រកម្ពុជា|ប្រទេសកម្ពុជា|កម្ពុជា/gi },
+  // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, 12E0 (a unit on a floor).
+  { kind: 'house_number', pattern: /(?:ផ្ទះលេខ|ផ្ទះ)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)/g, value: (m) => m[1]! },
+  {
+    kind: 'house_number',
+    pattern: /(?:#|№|\b(?:No|Nº|House(?:\s+No)?|Home)\b\.?)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)\b/gi,
+    value: (m) => m[1]!,
+  },
+  { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g },
+  // National road: National Road 5, NR5, NR.5, Route Nationale 5, ផ្លូវជាតិលេខ៥.
+  {
+    kind: 'street',
+    pattern: /\b(?:National\s+(?:Road|Highway|Rd\.?)|N\.?R\.?|N\.?H\.?|Route\s+Nationale|RN)\s?(?:No\.?\s?|#)?(\d{1,3}[A-Za-z]?)\b/gi,
+    value: (m) => `National Road ${m[1]!}`,
+  },
+  { kind: 'street', pattern: /ផ្លូវជាតិ(?:លេខ)?\s?(\d{1,3})/g, value: (m) => `National Road ${m[1]!}` },
+  // Numbered street: St. 271, Street 271, St.271, Str 2004, Road 60, ផ្លូវលេខ២៧១, ផ្លូវ២៣.
+  { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}` },
+  { kind: 'street', pattern: /ផ្លូវ(?:លេខ)?\s?(\d{1,5}(?:[A-Za-z]{1,2})?)/g, value: (m) => `St. ${m[1]!}` },
+  // Named boulevards and avenues: Preah Norodom Blvd, Russian Blvd, Monivong Boulevard, Mao Tse Toung Blvd.
+  {
+    kind: 'street',
+    pattern: /\b(?:[A-Z][A-Za-z'’.]{1,20}\s){0,4}[A-Z][A-Za-z'’.]{1,20}\s(?:Blvd|Boulevard|Avenue|Ave)\b\.?/g,
+  },
+  { kind: 'street', pattern: /\b(?:Blvd|Boulevard|Avenue)\s(?:[A-Z][A-Za-z'’]{1,20}\s?){1,4}/g },
+  { kind: 'street', pattern: new RegExp(`(?:មហាវិថី|វិថី)\\s?${KHMER_NAME}`, 'g') },
+  // Group: ក្រុមទី៣, ក្រុម 3, Krom 3, Group 3.
+  { kind: 'group', pattern: /ក្រុម(?:ទី)?\s?(\d{1,3})/g, value: (m) => m[1]! },
+  { kind: 'group', pattern: /\b(?:Krom|Group|Grp)\b\.?\s?(?:No\.?\s?)?(\d{1,3})\b/gi, value: (m) => m[1]! },
+  // Borey: Borey Peng Huoth, បុរីប៉េងហួត.
+  { kind: 'borey', pattern: /\bBorey\s(?:[A-Za-z0-9'’]{1,20}\s?){1,4}/gi },
+  { kind: 'borey', pattern: new RegExp(`បុរី\\s?${KHMER_NAME}`, 'g') },
+  // Building, floor, room: kept as written up to the next comma.
+  { kind: 'building', pattern: /\b(?:Building|Bldg|Tower|Floor|Fl|Room|Rm|Unit)\b\.?\s?[A-Za-z0-9#-]{0,12}/gi },
+  // Legacy 5-digit postal codes, after house numbers and streets have taken their digits.
+  { kind: 'legacy_postal_code', pattern: /(?<![\d\-/#])\d{5}(?![\d\-/])/g },
+];
+
+/** Finds the parts; later rules skip text an earlier rule took. */
+export function findParts(text: string): { parts: AddressParts; spans: Found[] } {
+  const spans: Found[] = [];
+  const parts: AddressParts = {
+    house_number: null, street: null, group: null, borey: null, building: null, postal_code: null, legacy_postal_code: null,
+    country: false,
+  };
+  const taken = (start: number, end: number) => spans.some((s) => start < s.end && s.start < end);
+  for (const rule of RULES) {
+    rule.pattern.lastIndex = 0;
+    for (let m = rule.pattern.exec(text); m !== null; m = rule.pattern.exec(text)) {
+      if (m[0].length === 0) {
+        rule.pattern.lastIndex++;
+        continue;
+      }
+      const start = m.index;
+      const end = start + m[0].length;
+      if (taken(start, end)) continue;
+      const value = (rule.value ? rule.value(m) : m[0]).trim().replace(/\s+/g, ' ');
+      spans.push({ kind: rule.kind, value, start, end });
+      if (rule.kind === 'country') parts.country = true;
+      else if (parts[rule.kind] === null) parts[rule.kind] = value;
+    }
+  }
+  spans.sort((a, b) => a.start - b.start);
+  return { parts, spans };
+}

@@ -1,0 +1,774 @@
+/**
+ * Address resolution: from the address people write to the unit, its chain (province, district, commune, village)
+ * and postal code. Pure: no HTTP. Reads the gazetteer and the search index's tables; never scans all units.
+ *
+ * 1. The input is bounded (MAX_ADDRESS_LENGTH) before any work, then NFC and Khmer digits made ASCII.
+ * 2. Parts outside the gazetteer are taken out (parts.ts): house number, street, group, borey, building, postal code,
+ *    country.
+ * 3. The rest is tokenised (tokens.ts): Khmer runs (no spaces needed) and Latin words, with unit words located.
+ * 4. Every span is looked up in the index's maps: Khmer spans at cluster boundaries (the gazetteer's names are the
+ *    dictionary, so the longest names win by covering more), Latin spans of up to 6 words, by exact name, alias,
+ *    romanization variant, then typo. Each hit is a mention: a unit, a span, how it matched, and the level a unit word
+ *    next to it announces.
+ * 5. Each mention is tried as the most specific unit; its ancestors (and former parents) take the best mentions of
+ *    theirs that do not overlap. A reading scores the characters it explains, weighted by how they matched and whether
+ *    the unit words agree. Readings are ranked, namesakes the input cannot separate are flagged AMBIGUOUS.
+ */
+import type { Gazetteer } from '../gazetteer/gazetteer.js';
+import type { Level, Unit } from '../gazetteer/types.js';
+import { LEVELS } from '../gazetteer/types.js';
+import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
+import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
+import type { IndexTables, SearchIndex } from '../search/search-index.js';
+import { editDistance, typoBudget } from '../search/typo.js';
+import { type FormattedAddress, formatAddress } from './format.js';
+import { type AddressParts, findParts } from './parts.js';
+import { LATIN_UNIT_WORDS, type KhmerRun, type LatinWord, tokenise } from './tokens.js';
+
+/** Longest address read, in UTF-16 code units; longer input is refused before any work. */
+export const MAX_ADDRESS_LENGTH = 500;
+/** Most candidates returned per address. */
+export const MAX_CANDIDATES = 5;
+
+export type MatchHow = 'exact' | 'alias' | 'variant' | 'typo' | 'former' | 'postal_code';
+export const MATCH_HOWS: readonly MatchHow[] = ['exact', 'alias', 'variant', 'typo', 'former', 'postal_code'];
+export type WarningCode = 'UNIT_NOT_IN_PARENT' | 'FORMER_PARENT' | 'POSTAL_CODE_MISMATCH' | 'AMBIGUOUS';
+export const WARNING_CODES: readonly WarningCode[] = ['UNIT_NOT_IN_PARENT', 'FORMER_PARENT', 'POSTAL_CODE_MISMATCH', 'AMBIGUOUS'];
+
+export interface Warning {
+  code: WarningCode;
+  message: string;
+  message_km: string;
+  /** NCDD codes the warning is about (the namesakes, the parent named, the postal code's owner...). */
+  codes: string[];
+}
+
+export interface MatchedSpan {
+  /** The text as written. */
+  text: string;
+  /** Offsets in the input (after NFC normalisation), end exclusive. */
+  start: number;
+  end: number;
+  code: string;
+  level: Level;
+  how: MatchHow;
+}
+
+export interface Chain {
+  province: Unit;
+  district: Unit | null;
+  commune: Unit | null;
+  village: Unit | null;
+}
+
+export interface Candidate {
+  /** The most specific unit recognised. */
+  unit: Unit;
+  chain: Chain;
+  /** 0-1: see confidence() for how it is computed and the README for its calibration. */
+  confidence: number;
+  parts: AddressParts;
+  unmatched: string[];
+  matched: MatchedSpan[];
+  warnings: Warning[];
+  /** The canonical address in Khmer and in Latin script. */
+  formatted: FormattedAddress;
+  /** Internal: the reading's score (for ranking and tests). */
+  score: number;
+}
+
+export interface Resolution {
+  /** The input after NFC normalisation (offsets in `matched` refer to it). */
+  input: string;
+  parts: AddressParts;
+  candidates: Candidate[];
+}
+
+export class AddressInputError extends Error {
+  constructor(readonly reason: 'empty' | 'too_long' | 'no_text', message: string) {
+    super(message);
+  }
+}
+
+/** Checks the input and returns the trimmed text; throws AddressInputError. Costs O(1) for over-long input. */
+export function checkAddressInput(raw: string): string {
+  if (raw.length > MAX_ADDRESS_LENGTH) {
+    throw new AddressInputError('too_long', `must be at most ${MAX_ADDRESS_LENGTH} characters`);
+  }
+  const text = raw.trim();
+  if (!text) throw new AddressInputError('empty', 'must not be blank');
+  // Only punctuation, symbols or emoji: nothing an address is made of.
+  if (!/[\p{L}\p{N}]/u.test(text)) throw new AddressInputError('no_text', 'must contain letters or digits');
+  return text;
+}
+
+const BASE: Record<MatchHow, number> = { exact: 1, alias: 0.95, former: 0.9, variant: 0.9, postal_code: 1, typo: 0.7 };
+/** A loose variant (looseKey) counts a little less than a romanization variant. */
+const LOOSE = 0.9;
+const HINT_AGREES = 1.3;
+const HINT_DISAGREES = 0.6;
+/** A partial reading (the span starts or ends inside a word of the input) counts for less. */
+const PARTIAL = 0.75;
+/** Weight of a 6-digit postal code that agrees with the reading (about one name's worth). */
+const POSTAL_WEIGHT = 5;
+const LEGACY_POSTAL_WEIGHT = 1.5;
+const MAX_KHMER_SPAN = 40;
+const MAX_LATIN_SPAN = 6;
+const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
+
+interface Mention {
+  u: number;
+  /** Span in the working text; -1 for a postal code pseudo-mention (overlaps nothing). */
+  start: number;
+  end: number;
+  how: MatchHow;
+  hint: Level | null;
+  weight: number;
+  /** Name characters explained (for coverage). */
+  chars: number;
+  /** For coverage: Khmer run index and normalised span, or Latin word range. */
+  khmer?: { run: number; from: number; to: number };
+  latin?: { from: number; to: number };
+}
+
+interface Reading {
+  top: Mention;
+  mentions: Mention[];
+  /** Former parents used: [unit, its former parent]. */
+  former: [number, number][];
+  postal: 'agrees' | 'disagrees' | 'none';
+  score: number;
+}
+
+export interface ResolverOptions {
+  /** Former parents of a unit (codes), from the data's unit history; none when the gazetteer has no history. */
+  formerParentsOf?: (code: string) => readonly string[];
+}
+
+export class AddressResolver {
+  private readonly units: readonly Unit[];
+  private readonly tables: IndexTables;
+  private readonly indexOf = new Map<string, number>();
+  private readonly parent: Int32Array;
+  private readonly formerParentsOf: (code: string) => readonly string[];
+  /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
+  private readonly loose = new Map<string, number[]>();
+
+  constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
+    this.units = gazetteer.units;
+    this.tables = search.tables;
+    if (this.tables.order.length !== this.units.length) throw new Error('the search index is for other units');
+    this.units.forEach((unit, i) => this.indexOf.set(unit.code, i));
+    this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
+    const fromGazetteer = (gazetteer as unknown as { formerParentsOf?: (code: string) => readonly string[] }).formerParentsOf;
+    this.formerParentsOf = options.formerParentsOf ?? (fromGazetteer ? fromGazetteer.bind(gazetteer) : () => []);
+    this.units.forEach((unit, u) => {
+      for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
+        const { words, core } = latinForms(name);
+        for (const form of core.length === words.length ? [words] : [words, core]) {
+          const key = looseKey(form);
+          if (key.length < 4) continue;
+          const list = this.loose.get(key);
+          if (!list) this.loose.set(key, [u]);
+          else if (list.at(-1) !== u) list.push(u);
+        }
+      }
+    });
+  }
+
+  /** Resolves one address; throws AddressInputError for input that is not an address (see checkAddressInput). */
+  resolve(raw: string, { limit = MAX_CANDIDATES }: { limit?: number } = {}): Resolution {
+    const input = checkAddressInput(raw).normalize('NFC');
+    // Khmer digits to ASCII, one character for one, so offsets stay those of the input.
+    const text = input.replace(/[\u17E0-\u17E9]/g, (d) => String(d.charCodeAt(0) - 0x17e0)).replace(/\bS\/K\b/gi, 'Sk ');
+    const { parts, spans } = findParts(text);
+    const tokens = tokenise(text, spans);
+    const mentions: Mention[] = [];
+    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions));
+    this.latinMentions(tokens.latin, mentions);
+    const postal = this.postalMentions(parts, mentions);
+
+    const readings = this.complete(this.readings(mentions, postal), tokens);
+    const totalChars = nameChars(tokens.khmer, tokens.latin);
+    const candidates = readings.slice(0, limit).map((reading, rank) =>
+      this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
+    return { input, parts, candidates };
+  }
+
+  // ---- mentions ----
+
+  private khmerMentions(run: KhmerRun, r: number, out: Mention[]): void {
+    const { text } = run;
+    const starts = clusterStarts(text);
+    const isBoundary = new Uint8Array(text.length + 1);
+    for (const s of starts) isBoundary[s] = 1;
+    isBoundary[text.length] = 1;
+    // Clean edges: the run's ends and unit words' edges.
+    const clean = new Uint8Array(text.length + 1);
+    clean[0] = 1;
+    clean[text.length] = 1;
+    const hintAt = new Map<number, Level>();
+    for (const w of run.unitWords) {
+      clean[w.start] = 1;
+      clean[w.end] = 1;
+      hintAt.set(w.end, w.level);
+    }
+    const unitWordAt = new Set(run.unitWords.map((w) => `${w.start}:${w.end}`));
+    for (const i of starts) {
+      const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
+      for (let j = i + 2; j <= limit; j++) {
+        if (!isBoundary[j]) continue;
+        const sub = text.slice(i, j);
+        if (unitWordAt.has(`${i}:${j}`)) continue;
+        const exact = this.tables.khmerExact.get(sub);
+        const alias = this.tables.aliasExact.get(sub);
+        if (!exact && !alias) continue;
+        const hint = hintAt.get(i) ?? null;
+        const edge = clean[i] && clean[j] ? 1 : PARTIAL;
+        const chars = j - i;
+        const seen = new Set<number>();
+        const push = (units: readonly number[] | undefined, how: MatchHow) => {
+          for (const u of units ?? []) {
+            if (seen.has(u)) continue;
+            seen.add(u);
+            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, hint, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
+          }
+        };
+        push(exact, 'exact');
+        push(alias, 'alias');
+      }
+    }
+  }
+
+  private latinMentions(words: readonly LatinWord[], out: Mention[]): void {
+    const nearCache = new Map<string, string[]>();
+    const near = (w: string) => {
+      let found = nearCache.get(w);
+      if (!found) nearCache.set(w, (found = typoBudget(w.length) > 0 ? this.tables.typoWords.near(w) : []));
+      return found;
+    };
+    const explained = new Uint8Array(words.length);
+    const typoSpans: [number, number][] = [];
+    for (let a = 0; a < words.length; a++) {
+      if (words[a]!.filler) continue;
+      for (let b = a + 1; b <= Math.min(words.length, a + MAX_LATIN_SPAN); b++) {
+        const last = words[b - 1]!;
+        if (last.segment !== words[a]!.segment) break;
+        if (b > a + 1 && last.start > words[b - 2]!.end + 3) break;
+        const span = words.slice(a, b);
+        if (span.every((w) => w.unit !== null || w.filler)) continue;
+        if (last.filler) continue;
+        const folded = normaliseNumbers(span.map((w) => w.word));
+        const c = compact(folded);
+        const hint = this.latinHint(words, a, b);
+        if (/^\d+$/.test(c) && hint === null) continue;
+        const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
+        let found = false;
+        const seen = new Set<number>();
+        const push = (units: readonly number[] | undefined, how: MatchHow) => {
+          for (const u of units ?? []) {
+            if (seen.has(u)) continue;
+            seen.add(u);
+            found = true;
+            out.push(this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } }));
+          }
+        };
+        push(this.tables.latinExact.get(c), 'exact');
+        push(this.tables.aliasExact.get(c), 'alias');
+        if (c.length >= 4) {
+          const key = romanizationKey(folded);
+          push(this.tables.keyExact.get(key), 'variant');
+          push(this.tables.aliasKey.get(key), 'alias');
+          if (!found) {
+            const before = out.length;
+            push(this.loose.get(looseKey(folded)), 'variant');
+            for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
+          }
+        }
+        if (found) for (let k = a; k < b; k++) explained[k] = 1;
+        else if (b - a <= 4) typoSpans.push([a, b]);
+      }
+    }
+    // Typos only where no exact, alias or variant reading explains a word.
+    for (const [a, b] of typoSpans) {
+      let anyExplained = false;
+      for (let k = a; k < b; k++) if (explained[k]) anyExplained = true;
+      if (anyExplained) continue;
+      const span = words.slice(a, b).filter((w) => w.unit === null && !w.filler);
+      if (span.length === 0) continue;
+      const folded = normaliseNumbers(span.map((w) => w.word));
+      const hint = this.latinHint(words, a, b);
+      const chars = compact(folded).length;
+      const seen = new Set<number>();
+      // Written together or with a letter wrong across words ("Phno Penh", "Phhom Penh"): the compact name.
+      if (chars >= 6 && !/\d/.test(compact(folded))) {
+        for (const near of this.tables.typoCompact.near(compact(folded))) {
+          for (const u of this.tables.compactNames.get(near) ?? []) {
+            if (seen.has(u)) continue;
+            seen.add(u);
+            out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
+          }
+        }
+      }
+      const options = folded.map((w) => [w, ...near(w)]);
+      const fuzzy = options.findIndex((o) => o.length > 1);
+      if (fuzzy < 0) continue;
+      for (const candidateWord of options[fuzzy]!) {
+        for (const u of this.tables.wordPostings.get(candidateWord) ?? []) {
+          if (seen.has(u)) continue;
+          const fits = this.tables.unitWordLists[u]!.some((name) => name.length === folded.length && name.every((w, i) => options[i]!.includes(w)));
+          if (!fits) continue;
+          seen.add(u);
+          out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
+        }
+      }
+    }
+  }
+
+  /** The level a unit word next to words [a, b) announces: the word before it, or an English word after it. */
+  private latinHint(words: readonly LatinWord[], a: number, b: number): Level | null {
+    const first = words[a]!;
+    if (first.unit) return first.unit;
+    const before = words[a - 1];
+    if (before?.unit && before.segment === first.segment) return before.unit;
+    const after = words[b];
+    if (after?.unit && after.segment === first.segment && TRAILING.has(after.word)) return after.unit;
+    return null;
+  }
+
+  private postalMentions(parts: AddressParts, out: Mention[]): { owner: number; weight: number } | null {
+    if (parts.postal_code) {
+      const owner = this.gazetteer.byPostalCode(parts.postal_code);
+      const u = owner ? this.indexOf.get(owner.code)! : -1;
+      if (u >= 0) out.push(this.mention(u, -1, -1, 'postal_code', null, POSTAL_WEIGHT, 0, {}));
+      return { owner: u, weight: POSTAL_WEIGHT };
+    }
+    if (parts.legacy_postal_code) {
+      // The former Cambodia Post codes began with the province's two digits (e.g. 12000 Phnom Penh).
+      const province = this.indexOf.get(parts.legacy_postal_code.slice(0, 2));
+      if (province !== undefined && this.units[province]!.level === 'province') return { owner: province, weight: LEGACY_POSTAL_WEIGHT };
+    }
+    return null;
+  }
+
+  private mention(u: number, start: number, end: number, how: MatchHow, hint: Level | null, weight: number, chars: number,
+    where: Pick<Mention, 'khmer' | 'latin'>): Mention {
+    const level = this.units[u]!.level;
+    const agree = hint === null ? 1 : hint === level ? HINT_AGREES : HINT_DISAGREES;
+    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, ...where };
+  }
+
+  // ---- readings ----
+
+  /** The best reading for each unit some mention names, as the most specific unit. */
+  private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null): Reading[] {
+    const byUnit = new Map<number, Mention[]>();
+    for (const m of mentions) {
+      const list = byUnit.get(m.u);
+      if (list) list.push(m);
+      else byUnit.set(m.u, [m]);
+    }
+    for (const list of byUnit.values()) list.sort((x, y) => y.weight - x.weight);
+    const best = new Map<number, Reading>();
+    for (const top of mentions) {
+      if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
+      const used: Mention[] = [top];
+      const former: [number, number][] = [];
+      let score = top.weight;
+      const takeBest = (u: number): Mention | undefined =>
+        byUnit.get(u)?.find((m) => m.how !== 'postal_code' && !used.some((x) => overlaps(x, m)));
+      // Current ancestors, then former parents (and their ancestors) where the current one is not named.
+      for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
+        let m = takeBest(a);
+        if (!m) {
+          for (const code of this.formerParentsOf(this.units[this.childOf(top.u, a)]!.code)) {
+            const f = this.indexOf.get(code);
+            if (f === undefined || this.units[f]!.level !== this.units[a]!.level) continue;
+            m = takeBest(f);
+            if (m) {
+              former.push([this.childOf(top.u, a), f]);
+              m = { ...m, weight: m.weight * BASE.former };
+              break;
+            }
+          }
+        }
+        if (m) {
+          used.push(m);
+          score += m.weight;
+        }
+      }
+      let postalState: Reading['postal'] = 'none';
+      if (postal) {
+        if (postal.owner >= 0 && (postal.owner === top.u || this.isAncestor(postal.owner, top.u))) {
+          postalState = 'agrees';
+          if (top.how !== 'postal_code') score += postal.weight;
+        } else {
+          postalState = 'disagrees';
+        }
+      }
+      // Ties go to the higher level (a commune named like one of its villages, with nothing else to tell).
+      score -= 0.01 * LEVEL_DEPTH[this.units[top.u]!.level];
+      const previous = best.get(top.u);
+      if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
+    }
+    return [...best.values()];
+  }
+
+  /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
+  private rank(readings: readonly Reading[]): Reading[] {
+    const ranked = [...readings].sort((x, y) => y.score - x.score
+      || LEVEL_DEPTH[this.units[x.top.u]!.level] - LEVEL_DEPTH[this.units[y.top.u]!.level]
+      || (this.units[x.top.u]!.code < this.units[y.top.u]!.code ? -1 : 1));
+    // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
+    const kept: Reading[] = [];
+    for (const r of ranked) {
+      if (kept.some((k) => this.isAncestor(r.top.u, k.top.u))) continue;
+      kept.push(r);
+      if (kept.length >= MAX_CANDIDATES * 4) break;
+    }
+    return kept;
+  }
+
+  /**
+   * Completes the best readings down the hierarchy: a piece of the input nothing explained that is a near spelling of
+   * a child of the reading's unit (a commune's village, a district's commune) names that child. Only the children of a
+   * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
+   * spellings one or two signs apart (ឫ/ឬ, ូ/ួ, a doubled letter), Latin names with a letter or two wrong.
+   */
+  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>): Reading[] {
+    let frontier = this.rank(readings).slice(0, 8);
+    const all = [...readings];
+    for (let round = 0; round < 2 && frontier.length > 0; round++) {
+      const next: Reading[] = [];
+      for (const reading of frontier) {
+        const top = this.units[reading.top.u]!;
+        if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
+        const children = this.gazetteer.children(top.code);
+        for (const piece of this.pieces(reading, tokens)) {
+          let bestChild = -1;
+          let bestDistance = Infinity;
+          for (const child of children) {
+            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(piece.text, child);
+            if (d < bestDistance) {
+              bestDistance = d;
+              bestChild = this.indexOf.get(child.code)!;
+            } else if (d === bestDistance) bestChild = -1;
+          }
+          if (bestChild < 0 || bestDistance === Infinity) continue;
+          const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
+            piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
+          const depthBefore = LEVEL_DEPTH[top.level];
+          const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
+          next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
+            score: reading.score + 0.01 * depthBefore + m.weight - 0.01 * depthAfter });
+        }
+      }
+      all.push(...next);
+      frontier = next;
+    }
+    // Keep the best reading per unit.
+    const best = new Map<number, Reading>();
+    for (const r of all) {
+      const previous = best.get(r.top.u);
+      if (!previous || r.score > previous.score) best.set(r.top.u, r);
+    }
+    return this.rank([...best.values()]);
+  }
+
+  /** Pieces of the input a reading leaves unexplained: Khmer between unit words, Latin word groups within a part. */
+  private pieces(reading: Reading, tokens: ReturnType<typeof tokenise>) {
+    const out: { text: string; start: number; end: number; hint: Level | null; chars: number;
+      khmer?: { run: number; from: number; to: number }; latin?: { from: number; to: number } }[] = [];
+    tokens.khmer.forEach((run, r) => {
+      const mark = new Uint8Array(run.text.length);
+      for (const w of run.unitWords) mark.fill(2, w.start, w.end);
+      for (const m of reading.mentions) if (m.khmer?.run === r) mark.fill(1, m.khmer.from, m.khmer.to);
+      for (let k = 0; k < mark.length;) {
+        if (mark[k] !== 0) {
+          k++;
+          continue;
+        }
+        let e = k;
+        while (e < mark.length && mark[e] === 0) e++;
+        if (e - k >= 3 && e - k <= MAX_KHMER_SPAN) {
+          const hint = run.unitWords.find((w) => w.end === k)?.level ?? null;
+          out.push({ text: run.text.slice(k, e), start: run.offsets[k]!, end: run.ends[e - 1]!, hint, chars: e - k, khmer: { run: r, from: k, to: e } });
+        }
+        k = e;
+      }
+    });
+    const words = tokens.latin;
+    const mark = new Uint8Array(words.length);
+    for (let k = 0; k < words.length; k++) if (words[k]!.unit || words[k]!.filler) mark[k] = 2;
+    for (const m of reading.mentions) if (m.latin) mark.fill(1, m.latin.from, m.latin.to);
+    for (let k = 0; k < words.length;) {
+      if (mark[k] !== 0) {
+        k++;
+        continue;
+      }
+      let e = k + 1;
+      while (e < words.length && mark[e] === 0 && words[e]!.segment === words[k]!.segment && e - k < MAX_LATIN_SPAN) e++;
+      const folded = normaliseNumbers(words.slice(k, e).map((w) => w.word));
+      const text = compact(folded);
+      if (text.length >= 4 && !/^\d+$/.test(text)) {
+        out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint: this.latinHint(words, k, e), chars: text.length, latin: { from: k, to: e } });
+      }
+      k = e;
+    }
+    return out;
+  }
+
+  private readonly khmerFormsCache = new Map<number, string[]>();
+  private khmerDistance(piece: string, child: Unit): number {
+    const u = this.indexOf.get(child.code)!;
+    let forms = this.khmerFormsCache.get(u);
+    if (!forms) {
+      const full = normaliseKhmer(child.name_km);
+      this.khmerFormsCache.set(u, (forms = [...new Set([full, stripKhmerUnitWord(full)])]));
+    }
+    const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
+    if (budget === 0) return Infinity;
+    let best = Infinity;
+    for (const form of forms) {
+      const d = editDistance(piece, form, budget);
+      if (d <= budget && d < best) best = d;
+    }
+    return best;
+  }
+
+  private latinDistance(piece: string, child: Unit): number {
+    const words = piece.split(' ');
+    const c = compact(words);
+    const budget = typoBudget(c.length);
+    const { words: name, core } = latinForms(child.name_latin);
+    let best = Infinity;
+    for (const form of [name, core]) {
+      if (form.length === 0) continue;
+      if (looseKey(form) === looseKey(words)) best = Math.min(best, 0.5);
+      if (budget > 0) {
+        const d = editDistance(c, compact(form), budget);
+        if (d <= budget && d < best) best = d;
+      }
+    }
+    return best;
+  }
+
+  /** The ancestor-or-self of `u` whose parent is `a`. */
+  private childOf(u: number, a: number): number {
+    let c = u;
+    while (this.parent[c]! !== a && this.parent[c]! >= 0) c = this.parent[c]!;
+    return c;
+  }
+
+  private isAncestor(a: number, u: number): boolean {
+    for (let p = this.parent[u]!; p >= 0; p = this.parent[p]!) if (p === a) return true;
+    return false;
+  }
+
+  // ---- candidates ----
+
+  private candidate(reading: Reading, rank: number, readings: readonly Reading[], mentions: readonly Mention[], context: {
+    input: string; text: string; parts: AddressParts; tokens: ReturnType<typeof tokenise>; totalChars: number;
+    postal: { owner: number; weight: number } | null;
+  }): Candidate {
+    const unit = this.units[reading.top.u]!;
+    const lineage = [...this.gazetteer.ancestors(unit.code), unit];
+    const at = (level: Level) => lineage.find((x) => x.level === level) ?? null;
+    const chain: Chain = { province: at('province')!, district: at('district'), commune: at('commune'), village: at('village') };
+    const warnings: Warning[] = [];
+    const name = (u: Unit) => `${u.unit_type_latin} ${u.name_latin} (${u.code})`;
+    const nameKm = (u: Unit) => `${u.unit_type_km}${u.name_km} (${u.code})`;
+
+    const matched: MatchedSpan[] = reading.mentions.filter((m) => m.start >= 0).map((m) => {
+      const isFormer = reading.former.some(([, f]) => f === m.u);
+      return {
+        text: context.input.slice(m.start, m.end), start: m.start, end: m.end, code: this.units[m.u]!.code,
+        level: this.units[m.u]!.level, how: isFormer ? 'former' : m.how,
+      };
+    }).sort((a, b) => a.start - b.start);
+    if (reading.top.how === 'postal_code' || reading.postal === 'agrees') {
+      const code = context.parts.postal_code!;
+      const start = context.text.indexOf(code);
+      const owner = this.gazetteer.byPostalCode(code);
+      if (owner) matched.push({ text: code, start, end: start + code.length, code: owner.code, level: owner.level, how: 'postal_code' });
+    }
+
+    for (const [child, f] of reading.former) {
+      const c = this.units[child]!;
+      const p = this.units[f]!;
+      const now = this.units[this.parent[child]!]!;
+      warnings.push({
+        code: 'FORMER_PARENT',
+        message: `The address names ${name(p)} as the parent of ${name(c)}, which was its parent before a reform; it is now in ${name(now)}. Still a good match.`,
+        message_km: `អាសយដ្ឋាននេះដាក់ ${nameKm(c)} ក្រោម ${nameKm(p)} ដែលជាអង្គភាពមេចាស់មុនកំណែទម្រង់ ឥឡូវនៅក្រោម ${nameKm(now)}។`,
+        codes: [c.code, p.code, now.code],
+      });
+    }
+
+    if (reading.postal === 'disagrees' && context.parts.postal_code) {
+      const owner = context.postal && context.postal.owner >= 0 ? this.units[context.postal.owner]! : null;
+      const code = context.parts.postal_code;
+      warnings.push({
+        code: 'POSTAL_CODE_MISMATCH',
+        message: owner
+          ? `Postal code ${code} belongs to ${name(owner)}, not to ${name(unit)} (postal code ${unit.postal_code}); the names were preferred.`
+          : `No unit has postal code ${code}; ${name(unit)} has ${unit.postal_code}.`,
+        message_km: owner
+          ? `លេខកូដប្រៃសណីយ៍ ${code} ជារបស់ ${nameKm(owner)} មិនមែនរបស់ ${nameKm(unit)} (${unit.postal_code}) ទេ។`
+          : `គ្មានអង្គភាពណាមានលេខកូដប្រៃសណីយ៍ ${code} ទេ។ ${nameKm(unit)} មានលេខ ${unit.postal_code}។`,
+        codes: owner ? [owner.code] : [],
+      });
+    }
+
+    // A unit the input names, with a unit word or as a whole part, that is not in the chain chosen.
+    const usedSpan = (m: Mention) => reading.mentions.some((x) => overlaps(x, m) || (x.start === m.start && x.end === m.end));
+    const reported = new Set<number>();
+    for (const m of mentions) {
+      if (m.start < 0 || m.how === 'typo' || m.hint !== this.units[m.u]!.level || usedSpan(m) || reported.has(m.u)) continue;
+      const level = this.units[m.u]!.level;
+      if (LEVEL_DEPTH[level] >= LEVEL_DEPTH[unit.level]) continue;
+      const actual = at(level)!;
+      if (actual.code === this.units[m.u]!.code) continue;
+      // Only when no other reading of that span is in the chain and the span's best reading is this level.
+      reported.add(m.u);
+      const other = this.units[m.u]!;
+      if (reported.size > 1) continue;
+      warnings.push({
+        code: 'UNIT_NOT_IN_PARENT',
+        message: `${name(unit)} is not in ${name(other)}, which the address names; it is in ${name(actual)}. `
+          + `The reading with ${name(unit)} was chosen because it explains more of the address.`,
+        message_km: `${nameKm(unit)} មិនស្ថិតនៅក្នុង ${nameKm(other)} ដែលមានក្នុងអាសយដ្ឋានទេ គឺស្ថិតនៅក្នុង ${nameKm(actual)}។ `
+          + 'ការអានបែបនេះត្រូវបានជ្រើសរើស ព្រោះវាពន្យល់អាសយដ្ឋានបានច្រើនជាង។',
+        codes: [other.code, actual.code],
+      });
+    }
+
+    // Namesakes: readings as good as this one that the rest of the input does not separate.
+    const rivals = readings.filter((r, i) => i !== rank && r.score >= reading.score * 0.98 && r.score <= reading.score / 0.98
+      && !this.isAncestor(r.top.u, reading.top.u) && !this.isAncestor(reading.top.u, r.top.u));
+    if (rivals.length > 0) {
+      const codes = rivals.slice(0, 10).map((r) => this.units[r.top.u]!.code);
+      warnings.push({
+        code: 'AMBIGUOUS',
+        message: `${rivals.length + 1} units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); `
+          + 'add the commune, district or province to tell them apart.',
+        message_km: `មានអង្គភាពចំនួន ${rivals.length + 1} ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
+        codes,
+      });
+    }
+
+    const { covered, unmatched } = this.coverage(reading, context.input, context.tokens);
+    const nextBest = readings.find((r, i) => i !== rank && !this.isAncestor(r.top.u, reading.top.u) && !this.isAncestor(reading.top.u, r.top.u));
+    const confidence = confidenceOf({
+      coverage: context.totalChars > 0 ? Math.min(1, covered / context.totalChars) : 1,
+      quality: quality(reading),
+      margin: nextBest ? Math.max(0, (reading.score - nextBest.score) / reading.score) : 1,
+      rank,
+      levels: reading.mentions.length,
+      warnings: warnings.map((w) => w.code),
+    });
+    const formatted = formatAddress(chain, context.parts);
+    return { unit, chain, confidence, parts: context.parts, unmatched, matched, warnings, formatted, score: reading.score };
+  }
+
+  /** Name characters the reading explains, and the pieces of the input nothing explained. */
+  private coverage(reading: Reading, input: string, tokens: ReturnType<typeof tokenise>): { covered: number; unmatched: string[] } {
+    let covered = 0;
+    const unmatched: string[] = [];
+    tokens.khmer.forEach((run, r) => {
+      const mark = new Uint8Array(run.text.length);
+      for (const w of run.unitWords) mark.fill(2, w.start, w.end);
+      for (const m of reading.mentions) if (m.khmer?.run === r) mark.fill(1, m.khmer.from, m.khmer.to);
+      for (let k = 0; k < mark.length; k++) if (mark[k] === 1) covered++;
+      for (let k = 0; k < mark.length;) {
+        if (mark[k] !== 0) {
+          k++;
+          continue;
+        }
+        let e = k;
+        while (e < mark.length && mark[e] === 0) e++;
+        unmatched.push(input.slice(run.offsets[k]!, run.ends[e - 1]!).trim());
+        k = e;
+      }
+    });
+    const words = tokens.latin;
+    const mark = new Uint8Array(words.length);
+    for (let k = 0; k < words.length; k++) if (words[k]!.unit || words[k]!.filler) mark[k] = 2;
+    for (const m of reading.mentions) if (m.latin) mark.fill(1, m.latin.from, m.latin.to);
+    for (let k = 0; k < words.length; k++) if (mark[k] === 1 && !words[k]!.unit && !words[k]!.filler) covered += words[k]!.word.length;
+    for (let k = 0; k < words.length;) {
+      if (mark[k] !== 0) {
+        k++;
+        continue;
+      }
+      let e = k;
+      while (e + 1 < words.length && mark[e + 1] === 0 && words[e + 1]!.segment === words[k]!.segment) e++;
+      unmatched.push(input.slice(words[k]!.start, words[e]!.end));
+      k = e + 1;
+    }
+    return { covered, unmatched: unmatched.filter(Boolean) };
+  }
+}
+
+const shared = new WeakMap<SearchIndex, AddressResolver>();
+/** One resolver per search index (the app and the tests share it). */
+export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressResolver {
+  let resolver = shared.get(search);
+  if (!resolver) shared.set(search, (resolver = new AddressResolver(gazetteer, search)));
+  return resolver;
+}
+
+/** English unit words that follow the name (Kampot Province, Chamkar Mon District, Siem Reap City). */
+const TRAILING = new Set(['province', 'district', 'commune', 'village', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
+  'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum']);
+
+/**
+ * A looser romanization key for anglicised spellings the index's key keeps apart: an r after a vowel and before a
+ * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
+ * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
+ */
+export function looseKey(words: readonly string[]): string {
+  const kept = words.length > 1 ? words.filter((w) => w !== 'khang') : words;
+  return romanizationKey(kept.map((w) => w.replace(/ck/g, 'k')))
+    .replace(/ar(?=[^a]|$)/g, 'a')
+    .replace(/nk(?=[^a]|$)/g, 'n');
+}
+
+function overlaps(a: Mention, b: Mention): boolean {
+  return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end;
+}
+
+/** Name characters in the input (unit words and fillers excluded): the denominator of coverage. */
+function nameChars(khmer: readonly KhmerRun[], latin: readonly LatinWord[]): number {
+  let total = 0;
+  for (const run of khmer) total += run.text.length - run.unitWords.reduce((s, w) => s + (w.end - w.start), 0);
+  for (const w of latin) if (!w.unit && !w.filler) total += w.word.length;
+  return total;
+}
+
+/** How well the reading's mentions matched: the mean of their base weights. */
+function quality(reading: Reading): number {
+  const named = reading.mentions;
+  return named.reduce((s, m) => s + BASE[m.how] * (reading.former.some(([, f]) => f === m.u) ? BASE.former : 1), 0) / named.length;
+}
+
+/**
+ * Confidence, 0-1: the probability that the candidate is the unit the address means, estimated from
+ * - coverage: the share of the input's name characters the reading explains (unit words, house numbers, streets and
+ *   other recognised parts excluded);
+ * - quality: how the names matched (exact 1, alias 0.95, former 0.9, variant 0.9, typo 0.7);
+ * - margin: how far ahead of the best reading that is neither its ancestor nor its descendant (namesakes score alike);
+ * - rank: lower candidates share what the first leaves.
+ * The constants were set so that, on the evaluation set, the mean confidence in each band is close to the observed
+ * hit rate (see the README, "Confidence").
+ */
+export function confidenceOf(f: { coverage: number; quality: number; margin: number; rank: number; levels: number; warnings: readonly WarningCode[] }): number {
+  let c = f.quality * (0.3 + 0.7 * f.coverage);
+  c *= 0.45 + 0.55 * Math.min(1, f.margin * 4);
+  if (f.levels === 1 && f.coverage < 1) c *= 0.9;
+  if (f.warnings.includes('UNIT_NOT_IN_PARENT') || f.warnings.includes('POSTAL_CODE_MISMATCH')) c *= 0.8;
+  if (f.rank > 0) c *= 0.5;
+  return Math.round(Math.max(0, Math.min(1, c)) * 100) / 100;
+}
+
+export { LEVELS, LATIN_UNIT_WORDS };

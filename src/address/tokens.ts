@@ -1,0 +1,183 @@
+/**
+ * Splits an address (after its non-gazetteer parts are taken out) into what the unit matcher reads:
+ * - Khmer runs, normalised as the search index normalises names (see search/khmer.ts), each character mapped back
+ *   to its offset in the text, with the unit words (ភូមិ, ឃុំ, ... and abbreviations ភ. ឃ. ...) located;
+ * - Latin words (folded as the index folds them), unit words (Phum, Khum, Sangkat, Sk., Srok, Khan, Krong...) marked.
+ * Separators (commas, newlines, semicolons) and the parts' spans end runs and segments.
+ */
+import type { Level } from '../gazetteer/types.js';
+import { foldWords } from '../search/latin.js';
+import type { Span } from './parts.js';
+
+/** Khmer unit words, longest first, with the level they announce. */
+export const KHMER_UNIT_WORDS: readonly (readonly [string, Level])[] = [
+  ['រាជធានី', 'province'], ['ខេត្ត', 'province'], ['ស្រុក', 'district'], ['ខណ្ឌ', 'district'], ['ក្រុង', 'district'],
+  ['សង្កាត់', 'commune'], ['ឃុំ', 'commune'], ['ភូមិ', 'village'],
+];
+/** Abbreviations, written with a full stop: ភ. ឃ. ស. ស្រ. ខ. ក. (normalised: the stop removed). */
+const KHMER_ABBREVIATIONS: Record<string, Level> = {
+  'ភ': 'village', 'ឃ': 'commune', 'ស': 'commune', 'ស្រ': 'district', 'ខ': 'district', 'ក': 'district',
+};
+
+/** Latin unit words (folded), with the level they announce and whether they come before the name. */
+export const LATIN_UNIT_WORDS: Record<string, Level> = {
+  phum: 'village', phoum: 'village', phoom: 'village', ph: 'village', village: 'village', vil: 'village',
+  khum: 'commune', khom: 'commune', commune: 'commune', sangkat: 'commune', sangkath: 'commune', sankat: 'commune', songkat: 'commune', sngkat: 'commune', sk: 'commune', quarter: 'commune',
+  srok: 'district', district: 'district', dist: 'district', khan: 'district', kh: 'district', krong: 'district', kr: 'district',
+  city: 'district', municipality: 'district', town: 'district',
+  khet: 'province', khaet: 'province', khett: 'province', province: 'province', prov: 'province', capital: 'province',
+};
+/** Words read as nothing: articles and connectors people put between the parts. */
+export const LATIN_FILLER = new Set(['of', 'the', 'and', 'in', 'at', 'near', 'opposite', 'behind', 'beside', 'next', 'to', 'address', 'addr']);
+
+export interface KhmerRun {
+  kind: 'khmer';
+  /** Normalised text (NFC, ASCII digits, coeng-ta, no spaces or punctuation, ទី before a digit dropped). */
+  text: string;
+  /** Offset in the working text of each character of `text`, plus one past the last. */
+  offsets: number[];
+  /** Offset just past each character of `text` in the working text (a vowel typed as two signs ends at the second). */
+  ends: number[];
+  /** Unit words in `text`: [start, end) and level. */
+  unitWords: { start: number; end: number; level: Level }[];
+  segment: number;
+}
+
+export interface LatinWord {
+  /** Folded word. */
+  word: string;
+  start: number;
+  end: number;
+  unit: Level | null;
+  filler: boolean;
+  segment: number;
+}
+
+export interface Tokens {
+  khmer: KhmerRun[];
+  latin: LatinWord[];
+}
+
+const isKhmer = (c: number) => (c >= 0x1780 && c <= 0x17ff) || (c >= 0x19e0 && c <= 0x19ff);
+const isZeroWidth = (c: number) => (c >= 0x200b && c <= 0x200d) || c === 0xfeff;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+const isSeparator = (ch: string) => ch === ',' || ch === ';' || ch === '\n' || ch === '\r' || ch === '|' || ch === '，' || ch === '។';
+/** Inside a Khmer name these mean nothing (as in search/khmer.ts). */
+const KHMER_SKIP = new Set([' ', '\t', '"', '\'', '«', '»', '‹', '›', '(', ')', '[', ']', '-', '.', '/', ':', '`', '\u00a0']);
+
+/** Tokenises the working text, skipping the parts' spans. */
+export function tokenise(text: string, skip: readonly Span[]): Tokens {
+  const khmer: KhmerRun[] = [];
+  const latin: LatinWord[] = [];
+  let segment = 0;
+  let skipIndex = 0;
+  let i = 0;
+  const n = text.length;
+  const skipped = (at: number): number => {
+    while (skipIndex < skip.length && skip[skipIndex]!.end <= at) skipIndex++;
+    const s = skip[skipIndex];
+    return s && s.start <= at ? s.end : -1;
+  };
+  while (i < n) {
+    const jump = skipped(i);
+    if (jump >= 0) {
+      i = jump;
+      segment++;
+      continue;
+    }
+    const ch = text[i]!;
+    const c = ch.charCodeAt(0);
+    if (isSeparator(ch)) {
+      segment++;
+      i++;
+    } else if (isKhmer(c) || (isDigit(c) && nextNonSpaceIsKhmer(text, i))) {
+      i = khmerRun(text, i, skipped, segment, khmer);
+    } else if (/[\p{L}\p{N}]/u.test(ch)) {
+      let j = i + 1;
+      while (j < n && skipped(j) < 0 && /[\p{L}\p{N}\p{M}'’]/u.test(text[j]!) && !isKhmer(text.charCodeAt(j))) j++;
+      // "S/K" (Sangkat) and "Kh." stay one word each.
+      if (/^s$/i.test(text.slice(i, j)) && text[j] === '/' && /^k\b/i.test(text.slice(j + 1, j + 3))) {
+        latin.push({ word: 'sk', start: i, end: j + 2, unit: 'commune', filler: false, segment });
+        i = j + 2;
+        continue;
+      }
+      for (const folded of foldWords(text.slice(i, j))) {
+        // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
+        const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
+        latin.push({ word, start: i, end: j, unit: LATIN_UNIT_WORDS[word] ?? null, filler: LATIN_FILLER.has(word), segment });
+      }
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  return { khmer, latin };
+}
+
+function nextNonSpaceIsKhmer(text: string, i: number): boolean {
+  let j = i;
+  while (j < text.length && (isDigit(text.charCodeAt(j)) || text[j] === ' ')) j++;
+  return j < text.length && isKhmer(text.charCodeAt(j));
+}
+
+/** Reads one Khmer run from `start`; returns where it ends. */
+function khmerRun(text: string, start: number, skipped: (at: number) => number, segment: number, out: KhmerRun[]): number {
+  let norm = '';
+  const offsets: number[] = [];
+  const ends: number[] = [];
+  const unitWords: KhmerRun['unitWords'] = [];
+  let i = start;
+  for (; i < text.length; i++) {
+    if (skipped(i) >= 0) break;
+    const ch = text[i]!;
+    const c = ch.charCodeAt(0);
+    if (isSeparator(ch)) break;
+    if (KHMER_SKIP.has(ch) || isZeroWidth(c)) {
+      // A full stop after a short cluster is an abbreviation (ភ. ឃ. ស្រ.): recorded as a unit word.
+      if (ch === '.') markAbbreviation(norm, unitWords);
+      continue;
+    }
+    if (!isKhmer(c) && !isDigit(c)) break;
+    // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
+    if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
+    // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).
+    else if ((c === 0x17b8 || c === 0x17b6) && norm.endsWith('\u17c1')) {
+      norm = norm.slice(0, -1) + (c === 0x17b8 ? '\u17be' : '\u17c4');
+      ends[ends.length - 1] = i + 1;
+      continue;
+    } else norm += ch;
+    offsets.push(i);
+    ends.push(i + 1);
+  }
+  offsets.push(i);
+  // ទី (ordinal) before a digit: ភូមិទី១ = ភូមិ១.
+  for (let k = norm.indexOf('ទី'); k >= 0; k = norm.indexOf('ទី', k + 1)) {
+    if (isDigit(norm.charCodeAt(k + 2))) {
+      norm = norm.slice(0, k) + norm.slice(k + 2);
+      offsets.splice(k, 2);
+      ends.splice(k, 2);
+      for (const u of unitWords) if (u.start > k) { u.start -= 2; u.end -= 2; }
+    }
+  }
+  if (norm.length === 0) return Math.max(i, start + 1);
+  for (let k = 0; k < norm.length; k++) {
+    if (k > 0 && norm.charCodeAt(k - 1) === 0x17d2) continue;
+    for (const [word, level] of KHMER_UNIT_WORDS) {
+      if (norm.startsWith(word, k) && !unitWords.some((u) => u.start === k)) unitWords.push({ start: k, end: k + word.length, level });
+    }
+  }
+  unitWords.sort((a, b) => a.start - b.start);
+  out.push({ kind: 'khmer', text: norm, offsets, ends, unitWords, segment });
+  return Math.max(i, start + 1);
+}
+
+function markAbbreviation(norm: string, unitWords: KhmerRun['unitWords']): void {
+  for (const [abbr, level] of Object.entries(KHMER_ABBREVIATIONS)) {
+    if (!norm.endsWith(abbr)) continue;
+    const start = norm.length - abbr.length;
+    // Must be a whole cluster: not after a coeng, and the run starts there or a name ended before it.
+    if (start > 0 && norm.charCodeAt(start - 1) === 0x17d2) continue;
+    if (!unitWords.some((u) => u.start === start)) unitWords.push({ start, end: norm.length, level });
+    return;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Address resolution in both shapes, from one feature:
+ *   GET  /v1/resolve?q=             code-based candidates
+ *   POST /v1/resolve                a JSON array of up to 100 addresses, results in order (reads, never writes)
+ *   GET  /resolve?q=&lang=          identifier-based candidates (UUIDs, slugs, hrefs, names in lang)
+ *   GET  /v1/validate?province=&district=&commune=&village=&postal_code=
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AddressInputError, type AddressResolver } from '../../../address/resolve.js';
+import { validateAddress } from '../../../address/validate.js';
+import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
+import type { AccessControl } from '../../../keys/access-control.js';
+import { ApiError, invalidRequest, sendError, toApiError } from '../../errors.js';
+import type { PayloadCache } from '../../payload-cache.js';
+import { setRateLimitHeaders } from '../../plugins/api-keys.js';
+import { TAGS } from '../../plugins/openapi.js';
+import { errorResponses, IdentifierError, NotModified, V1Error } from '../../schemas/common.js';
+import { Envelope } from '../../schemas/identifier.js';
+import { identifierCandidate, v1Candidate } from './presenters.js';
+import {
+  MAX_BATCH, ResolveData, ResolveQuery, V1BatchResponse, V1ResolveBody, V1ResolveQuery, V1ResolveResponse, V1ValidateQuery,
+  V1ValidateResponse,
+} from './schemas.js';
+
+export interface ResolveRouteOptions {
+  gazetteer: Gazetteer;
+  resolver: AddressResolver;
+  payloads: PayloadCache;
+  /** The API-key gate, to charge a batch's extra addresses to the key's quota. */
+  access?: AccessControl;
+}
+
+/** Resolves, turning input that is not an address into a 400 naming the parameter. */
+function resolveOr400(resolver: AddressResolver, q: string, where: 'query' | 'body', parameter: string) {
+  try {
+    return resolver.resolve(q);
+  } catch (error) {
+    if (error instanceof AddressInputError) {
+      throw invalidRequest(`Invalid ${where === 'query' ? 'query parameter' : 'body'} ${parameter}: ${error.message}.`, [{ in: where, parameter, message: error.message }]);
+    }
+    throw error;
+  }
+}
+
+const RESOLVE_DESCRIPTION = 'Reads an address as people write it (Khmer or Latin script or both, any order, unit words and abbreviations '
+  + 'such as ភូមិ ឃុំ សង្កាត់ ស្រុក ខណ្ឌ ក្រុង ខេត្ត, Phum, Khum, Sangkat, Sk., Srok, Khan, Krong, Province; house numbers, streets, '
+  + 'groups, boreys, postal codes) and answers the units it names, best first, each with its chain, postal code, confidence, the '
+  + 'parts recognised, what matched how, what nothing explained, warnings and the canonical address in both scripts. Nothing '
+  + 'recognised: an empty list, not an error. Blank input, input without a letter or digit, or longer than 500 characters: 400.';
+
+export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver, payloads, access }: ResolveRouteOptions): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  typed.get('/v1/resolve', {
+    schema: {
+      operationId: 'v1Resolve',
+      tags: [TAGS.search],
+      summary: 'Resolve an address to units (code-based)',
+      description: RESOLVE_DESCRIPTION,
+      querystring: V1ResolveQuery,
+      response: { 200: { ...V1ResolveResponse, description: 'Candidates, best first.' }, 304: NotModified, ...errorResponses(V1Error) },
+    },
+  }, (request, reply) => {
+    const { q } = request.query;
+    const resolution = resolveOr400(resolver, q, 'query', 'q');
+    payloads.sendWhole(reply, `v1resolve|${resolution.input}`, () => ({ status: 'success' as const, data: resolution.candidates.map(v1Candidate) }));
+  });
+
+  typed.get('/resolve', {
+    schema: {
+      operationId: 'resolve',
+      tags: [TAGS.search],
+      summary: 'Resolve an address to units (identifier-based)',
+      description: `${RESOLVE_DESCRIPTION} Names, messages and formatted_address are in \`lang\`.`,
+      querystring: ResolveQuery,
+      response: { 200: Envelope(ResolveData, 'Candidates, best first.'), 304: NotModified, ...errorResponses(IdentifierError) },
+    },
+  }, (request, reply) => {
+    const { q, lang = 'en' } = request.query;
+    const resolution = resolveOr400(resolver, q, 'query', 'q');
+    const byCode = (code: string) => gazetteer.byCode(code);
+    payloads.sendIdentifier(reply, `resolve|${lang}|${resolution.input}`, () => {
+      const items = resolution.candidates.map((c) => identifierCandidate(c, lang, byCode));
+      return { items, total: items.length };
+    });
+  });
+
+  typed.post('/v1/resolve', {
+    // 100 addresses of 500 characters, up to 4 bytes each in UTF-8, with quotes and commas.
+    bodyLimit: MAX_BATCH * 500 * 4 + 1024,
+    schema: {
+      operationId: 'v1ResolveBatch',
+      tags: [TAGS.search],
+      summary: `Resolve up to ${MAX_BATCH} addresses at once (code-based); reads only, never writes`,
+      description: `The body is a JSON array of 1 to ${MAX_BATCH} addresses (Content-Type: application/json). The one non-GET route of the `
+        + 'API: it reads, never writes (POST only because a batch does not fit in a URL). Each address counts as one request '
+        + 'against the monthly quota (the quota headers show the total); if the quota cannot cover the whole batch, nothing is '
+        + 'resolved or counted and the answer is 429 quota_exceeded. The per-second limit counts the call once. Each result is '
+        + 'what GET /v1/resolve answers for that address; an address that is blank or has no letter or digit gets '
+        + '`{ status: "error" }` in its place, the others are still resolved.',
+      body: V1ResolveBody,
+      response: { 200: { ...V1BatchResponse, description: 'One result per address, in order.' }, ...errorResponses(V1Error),
+        415: { ...V1Error, description: 'Not sent as application/json.' } },
+    },
+    // Only JSON: another type's body would be coerced into an array of one string.
+    preValidation: (request, _reply, done) => {
+      const type = String(request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+      if (type !== 'application/json') done(new ApiError(415, 'unsupported_media_type', 'not JSON'));
+      else done();
+    },
+    errorHandler: (error, request, reply) => {
+      const apiError = toApiError(error);
+      // A wrong Content-Type or an unreadable body is the client's mistake: 400, as for any malformed input.
+      if (apiError.statusCode === 415 || (error as { code?: string }).code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        || (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+        return sendError(request, reply, invalidRequest(`Invalid body: send a JSON array of 1 to ${MAX_BATCH} addresses with Content-Type: application/json.`,
+          [{ in: 'header', parameter: 'content-type', message: 'must be application/json' }]));
+      }
+      if (apiError.statusCode === 413) {
+        return sendError(request, reply, invalidRequest(`Invalid body: at most ${MAX_BATCH} addresses of at most 500 characters.`,
+          [{ in: 'body', parameter: 'body', message: 'is too large' }]));
+      }
+      if (apiError.statusCode === 500) request.log.error({ err: error }, 'request failed');
+      return sendError(request, reply, apiError);
+    },
+  }, (request, reply) => {
+    const addresses = request.body;
+    if (access && request.apiKey && addresses.length > 1) {
+      const charged = access.chargeMore(request.apiKey.key, addresses.length - 1);
+      const limits = { ...charged.limits, perSecond: request.apiKey.limits.perSecond };
+      setRateLimitHeaders(reply, request.apiKey.key, limits);
+      if (!charged.ok) {
+        reply.header('retry-after', String(charged.retryAfter));
+        throw new ApiError(429, 'quota_exceeded', `This batch of ${addresses.length} addresses needs ${addresses.length} requests of the `
+          + `monthly quota; ${charged.limits.monthly.remaining + 1} remain (this call included). Send a smaller batch or contact the operator.`);
+      }
+      request.apiKey = { key: request.apiKey.key, limits };
+    }
+    const data = addresses.map((q) => {
+      try {
+        return { status: 'success' as const, data: resolver.resolve(q).candidates.map(v1Candidate) };
+      } catch (error) {
+        if (error instanceof AddressInputError) return { status: 'error' as const, error: { code: 'invalid_request' as const, message: `This address ${error.message}.` } };
+        throw error;
+      }
+    });
+    return { status: 'success' as const, data };
+  });
+
+  typed.get('/v1/validate', {
+    schema: {
+      operationId: 'v1Validate',
+      tags: [TAGS.search],
+      summary: 'Validate an address a form already structured (code-based)',
+      description: 'Each of province, district, commune and village may be an NCDD code or a name (Khmer or Latin, any romanization); '
+        + 'any subset may be given, with an optional postal code. Answers whether they form one chain, each problem with a stable '
+        + 'code and a message in English and Khmer, and the corrected chain.',
+      querystring: V1ValidateQuery,
+      response: { 200: { ...V1ValidateResponse, description: 'The verdict, problems and corrected chain.' }, 304: NotModified, ...errorResponses(V1Error) },
+    },
+  }, (request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply: FastifyReply) => {
+    const query = request.query;
+    const key = `v1validate|${['province', 'district', 'commune', 'village', 'postal_code'].map((f) => query[f] ?? '').join('|')}`;
+    payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: validateAddress(gazetteer, resolver.search, query) }));
+  });
+}
