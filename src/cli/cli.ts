@@ -10,6 +10,7 @@ import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { LEVELS, type Level } from '../gazetteer/types.js';
 import { loadGeography } from '../geo/geography.js';
+import { unitLocator } from '../geo/locations.js';
 import { ConfigError } from '../config.js';
 import { StoreError } from '../keys/store.js';
 import { REVERSE_USAGE, reverseCsv, reverseInput, ReverseInputError } from './reverse-command.js';
@@ -63,7 +64,9 @@ async function exportCommand(args: string[], out: Writable): Promise<void> {
   if (level !== undefined && !LEVELS.includes(level as Level)) {
     throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
   }
-  await write(out, exportDataset(loadGazetteer(), format as ExportFormat, level as Level | undefined));
+  // lat/lng: a point inside each province, district and commune, and its box, from the boundaries (src/geo/locations.ts).
+  const gazetteer = loadGazetteer();
+  await write(out, exportDataset(gazetteer, format as ExportFormat, level as Level | undefined, unitLocator(loadGeography(), gazetteer)));
 }
 
 export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env): Promise<number> {

@@ -66,6 +66,27 @@ describe('kh-address reverse', () => {
     assert.match(tooMany.err, /at most one FILE/);
   });
 
+  it('export: lat and lng are a point inside each province, district and commune, with its box and source', async () => {
+    const { code, out } = await cli('export', '--format', 'json', '--level', 'commune');
+    assert.equal(code, 0);
+    const records = JSON.parse(out) as Record<string, string | number | null>[];
+    const g = geography();
+    let inside = 0;
+    for (const r of records) {
+      if (g.unshapedCommune(String(r.code))) {
+        assert.ok(r.location_source === 'pumi' || r.location_source === null, String(r.code));
+        continue;
+      }
+      assert.equal(r.location_source, 'boundaries', String(r.code));
+      assert.equal(g.communeAt(Number(r.lng), Number(r.lat)), r.code, `${r.code}: its point is inside it`);
+      assert.ok(Number(r.bbox_min_lat) < Number(r.lat) && Number(r.lat) < Number(r.bbox_max_lat));
+      inside++;
+    }
+    assert.equal(inside, 1633);
+    const villages = JSON.parse((await cli('export', '--format', 'json', '--level', 'village')).out) as Record<string, unknown>[];
+    assert.ok(villages.every((v) => v.location_source === null || v.location_source === 'pumi'), 'villages keep the dataset\'s own location');
+  });
+
   it('is in the usage', async () => {
     const { out } = await cli('help');
     assert.match(out, /kh-address reverse \[FILE\]/);
