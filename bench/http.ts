@@ -3,7 +3,6 @@
  *
  *   npm run bench               full run (about 10 minutes)
  *   npm run bench -- --quick    smoke check (under a minute)
- *   npm run bench -- --quick --only=reverse   only the scenarios whose name contains `reverse` (a short run)
  *
  * Starts the production build (dist/, real SQLite store, real API-key gate and metering, a key on a plan whose limits
  * never interfere) and a bare Fastify hello-world with the same Fastify and logger settings, then for each scenario
@@ -30,9 +29,6 @@ const quick = process.argv.includes('--quick');
 const SETTINGS = quick
   ? { connections: 100, pipelining: [10], rounds: 1, warmupSeconds: 0.5, seconds: 1.5, startups: 1, sameBytes: false }
   : { connections: 100, pipelining: [1, 10], rounds: 3, warmupSeconds: 2, seconds: 5, startups: 3, sameBytes: true };
-
-/** `--only=<text>`: run only the scenarios whose name contains it. */
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
 
 const root = new URL('..', import.meta.url).pathname;
 /** Node's flags in `npm start` (package.json): the benchmark runs the server as production does. */
@@ -172,23 +168,30 @@ async function main(): Promise<void> {
   let seed = 17;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const points = Array.from({ length: 200 }, () => [(10.4 + next() * 4.2).toFixed(5), (102.4 + next() * 5.2).toFixed(5)]);
-  const allScenarios: Scenario[] = [
+  // Real addresses of the evaluation set, every fifth (different each request of the mix: cached after the first).
+  const addresses = (JSON.parse(readFileSync(join(root, 'test/address/eval-cases.json'), 'utf8')) as { input: string }[])
+    .map((c) => c.input).filter((_, i) => i % 5 === 0).slice(0, 100);
+  const scenarios: Scenario[] = [
     { name: 'province list', requests: [{ path: '/provinces', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'district by id', requests: [{ path: `/districts/${district}`, headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'villages of a commune (/v1)', requests: [{ path: '/v1/villages/120101', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'lookup by postal code', requests: [{ path: '/lookup/120101', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: `search mix (${mix.length} queries)`, requests: mix.map((q) => ({ path: `/search?q=${encodeURIComponent(q)}`, headers: keyed })), minRatio: 0.4, expectStatus: 200 },
+    { name: `resolve mix (${addresses.length} addresses, /v1)`, requests: addresses.map((q) => ({ path: `/v1/resolve?q=${encodeURIComponent(q)}`, headers: keyed })), minRatio: 0.3, expectStatus: 200 },
+    { name: 'resolve batch of 100 (POST /v1)', requests: [{ method: 'POST', path: '/v1/resolve', headers: { ...keyed, 'content-type': 'application/json' }, body: JSON.stringify(addresses.slice(0, 100)) }], expectStatus: 200 },
     { name: '304 revalidation', requests: [{ path: '/v1/provinces', headers: { ...keyed, 'if-none-match': etag } }], expectStatus: 304 },
     { name: '401 without a key', requests: [{ path: '/provinces' }], expectStatus: 401 },
     { name: `reverse geocoding (${points.length} points)`, requests: points.map(([lat, lng]) => ({ path: `/v1/reverse?lat=${lat}&lng=${lng}`, headers: keyed })),
       minRatio: 0.5, expectStatus: 200 },
     { name: 'boundary of a district (GeoJSON)', requests: [{ path: '/v1/boundaries/1201', headers: keyed }], expectStatus: 200 },
   ];
-  const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
+  // --only=<text>: only the scenarios whose name contains it (e.g. --only=resolve), for a short run.
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((x) => x.name.includes(only)));
   const captured: { status: number; headers: Record<string, string>; body: string }[] = [];
   for (const scenario of scenarios) {
     for (const [i, request] of scenario.requests.entries()) {
-      const response = await fetch(target.url + request.path!, { headers: request.headers as Record<string, string> });
+      const response = await fetch(target.url + request.path!, { method: request.method ?? 'GET', headers: request.headers as Record<string, string>, body: request.body as string | undefined });
       const body = await response.text();
       if (response.status !== scenario.expectStatus) throw new Error(`${scenario.name}: ${request.path} answered ${response.status}`);
       const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)));

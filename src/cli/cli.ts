@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { LEVELS, type Level } from '../gazetteer/types.js';
@@ -16,16 +16,18 @@ import { StoreError } from '../keys/store.js';
 import { REVERSE_USAGE, reverseCsv, reverseInput, ReverseInputError } from './reverse-command.js';
 import { API_VERSION } from '../version.js';
 import { STORE_USAGE, storeCommand, UsageError } from './store-commands.js';
+import { RESOLVE_USAGE, resolveCommand, ResolveUsageError } from './resolve-command.js';
 
 const USAGE = `Usage:
   kh-address export --format json|csv [--level ${LEVELS.join('|')}]
       Write every unit (or one level) to standard output.
+${RESOLVE_USAGE}
 ${REVERSE_USAGE}
 ${STORE_USAGE}
-  kh-address <command> --help          The usage of one command (export, reverse, keys, plans).
+  kh-address <command> --help          The usage of one command (export, resolve, reverse, keys, plans).
   kh-address --version                 The version.`;
 
-const COMMANDS = ['export', 'reverse', 'keys', 'plans'];
+const COMMANDS = ['export', 'resolve', 'reverse', 'keys', 'plans'];
 
 /**
  * The usage of one command: the entries of USAGE that start with `kh-address <command>` (with the lines indented
@@ -69,7 +71,8 @@ async function exportCommand(args: string[], out: Writable): Promise<void> {
   await write(out, exportDataset(gazetteer, format as ExportFormat, level as Level | undefined, unitLocator(loadGeography(), gazetteer)));
 }
 
-export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env,
+  input: Readable = process.stdin): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === '--version' || command === '-V' || command === 'version') {
@@ -90,6 +93,9 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
         return 0;
       case 'reverse':
         await write(out, reverseCsv(reverseInput(rest), loadGazetteer(), loadGeography()));
+        return 0;
+      case 'resolve':
+        await resolveCommand(rest, out, err, input);
         return 0;
       case 'keys':
       case 'plans':
@@ -114,7 +120,7 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
       return 1;
     }
     // parseArgs reports unknown or malformed options with codes starting ERR_PARSE_ARGS.
-    const isUsage = error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
+    const isUsage = error instanceof UsageError || error instanceof ResolveUsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
     err.write(`kh-address: ${(error as Error).message}\n${isUsage ? `${USAGE}\n` : ''}`);
     return isUsage ? 2 : 1;
   }

@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
+import { parseOrigins } from '../keys/origins.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
@@ -282,7 +283,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const reveal = (reply: FastifyReply, accountId: string, issued: { key: string; record: ApiKeyRecord }) =>
     reply.redirect(`/dashboard/keys/new/${reveals.put(accountId, issued)}`, 303);
 
-  app.get('/dashboard', keyAction, async (request, reply) => {
+  /** The dashboard page; `error` (with a 400) when a form was refused. */
+  const showDashboard = async (request: FastifyRequest, reply: FastifyReply, error?: string) => {
     const ctx = await context(request, reply);
     const now = new Date();
     const keys = await store.listKeys({ ownerId: request.account!.id });
@@ -313,20 +315,43 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
         resetsOn: nextMonthStart(now).toISOString().slice(0, 10),
       };
     }));
-    return page(reply, dashboardPage(ctx, rows, account));
-  });
+    return page(reply, dashboardPage(ctx, rows, account, error), error ? 400 : 200);
+  };
+  app.get('/dashboard', keyAction, (request, reply) => showDashboard(request, reply));
 
-  app.post('/dashboard/keys', keyForm, async (request, reply) => {
-    const name = nameOf(request);
+  /** Makes a secret key (origins null) or a browser key for the account, within its live-key cap, and shows it once. */
+  const issueKey = async (request: FastifyRequest, reply: FastifyReply, name: string | null, origins: string[] | null) => {
     const maxLiveKeysPerOwner = options.maxKeysPerAccount ?? 10;
     try {
-      return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id }, { maxLiveKeysPerOwner }));
+      return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id, origins }, { maxLiveKeysPerOwner }));
     } catch (error) {
       if (!(error instanceof StoreError && error.code === 'limit')) throw error;
       const ctx = await context(request, reply);
       return page(reply, messagePage(ctx, '409', fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
     }
+  };
+
+  /** The origins typed in a form (one per line, or separated by spaces or commas); a message when they are not usable. */
+  const formOrigins = (request: FastifyRequest) => parseOrigins(text(form(request).origins).slice(0, 4200).split(/[\s,]+/).slice(0, 100));
+
+  app.post('/dashboard/browser-keys', keyForm, async (request, reply) => {
+    const name = nameOf(request);
+    const parsed = formOrigins(request);
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
+    return issueKey(request, reply, name, parsed.origins);
   });
+
+  app.post('/dashboard/keys/:id/origins', keyForm, async (request, reply) => {
+    const key = await ownKey(request);
+    const parsed = formOrigins(request);
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
+    await store.setKeyOrigins(key.id, parsed.origins);
+    // This process applies the new origins at once; other replicas within KEY_CACHE_TTL_MS.
+    access.forgetKey(key.id);
+    return reply.redirect('/dashboard', 303);
+  });
+
+  app.post('/dashboard/keys', keyForm, async (request, reply) => issueKey(request, reply, nameOf(request), null));
 
   app.get('/dashboard/keys/new/:handle', keyAction, async (request, reply) => {
     const issued = reveals.take((request.params as { handle: string }).handle, request.account!.id);

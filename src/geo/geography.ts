@@ -177,6 +177,11 @@ export class Geography {
     return this.locate(lng, lat).inside?.code ?? null;
   }
 
+  /** Whether the point is strictly inside one of the unit's polygons. */
+  contains(unit: ShapedUnit, lng: number, lat: number): boolean {
+    return unit.parts.some((rings) => pointInPolygon(this.xy, rings, lng, lat) === INSIDE);
+  }
+
   /** Distance in metres from the point to a unit's edges. */
   distanceTo(unit: ShapedUnit, lng: number, lat: number): number {
     let best = Infinity;

@@ -22,6 +22,7 @@ export interface LimitState {
 export type Admission =
   | { outcome: 'missing' }
   | { outcome: 'invalid' }
+  | { outcome: 'origin_not_allowed'; key: KeyWithPlan; origin: string | undefined }
   | { outcome: 'quota_exceeded' | 'rate_limited'; key: KeyWithPlan; limits: LimitState; retryAfter: number }
   | { outcome: 'admitted'; key: KeyWithPlan; limits: LimitState };
 
@@ -40,8 +41,18 @@ export interface AccessControlOptions {
   now?: () => Date;
 }
 
+/** The origin of a request, asked only for browser keys (computing it costs a header parse). */
+export type OriginOf = () => string | undefined;
+
 const MISSING: Admission = { outcome: 'missing' };
 const INVALID: Admission = { outcome: 'invalid' };
+
+/** A browser key's refusal when the request's origin is not one of its origins; undefined when it is. */
+function checkOrigin(key: KeyWithPlan, originOf: OriginOf | undefined): Admission | undefined {
+  const origin = originOf?.();
+  if (origin !== undefined && key.allowedOrigins!.includes(origin)) return undefined;
+  return { outcome: 'origin_not_allowed', key, origin };
+}
 
 interface CachedKey {
   key: KeyWithPlan | undefined;
@@ -132,8 +143,12 @@ export class AccessControl {
     }
   }
 
-  /** Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. */
-  admit(header: string | string[] | undefined): Admission | Promise<Admission> {
+  /**
+   * Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. A browser
+   * key is admitted only when `originOf()` (the request's Origin, or its Referer's) is one of the key's origins; a
+   * refusal is not counted.
+   */
+  admit(header: string | string[] | undefined, originOf?: OriginOf): Admission | Promise<Admission> {
     if (header === undefined || header === '') return MISSING;
     if (typeof header !== 'string') return INVALID;
     // Only well-formed keys are cached, so a hit needs no checksum (a hash) either.
@@ -141,16 +156,24 @@ export class AccessControl {
     if (cached && cached.expires > Date.now()) {
       if (!cached.key) return INVALID;
       const usagePeriod = this.meter.period();
+      if (cached.key.allowedOrigins !== null) {
+        const refused = checkOrigin(cached.key, originOf);
+        if (refused) return refused;
+      }
       if (this.meter.isLoaded(quotaHolderOf(cached.key), usagePeriod)) return this.decide(cached.key, usagePeriod);
-      return this.admitSlowly(header, cached.key);
+      return this.admitSlowly(header, cached.key, originOf);
     }
     if (!isWellFormedKey(header)) return INVALID;
-    return this.admitSlowly(header, undefined);
+    return this.admitSlowly(header, undefined, originOf);
   }
 
-  private async admitSlowly(secret: string, known: KeyWithPlan | undefined): Promise<Admission> {
+  private async admitSlowly(secret: string, known: KeyWithPlan | undefined, originOf: OriginOf | undefined): Promise<Admission> {
     const key = known ?? (await this.fetchKey(secret));
     if (!key) return INVALID;
+    if (key.allowedOrigins !== null) {
+      const refused = checkOrigin(key, originOf);
+      if (refused) return refused;
+    }
     try {
       await this.meter.load(quotaHolderOf(key));
     } catch (error) {

@@ -107,4 +107,11 @@ export const MIGRATIONS: readonly Migration[] = [
     postgres: `
       ALTER TABLE accounts ADD COLUMN plan TEXT NOT NULL DEFAULT 'free' REFERENCES plans (name);`,
   },
+  {
+    version: 4,
+    name: 'browser keys: allowed origins',
+    // A JSON array of origins; NULL for a secret key.
+    sqlite: 'ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;',
+    postgres: 'ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;',
+  },
 ];

@@ -21,6 +21,7 @@ interface KeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  allowed_origins: string | null;
 }
 interface PlanRow {
   name: string;
@@ -32,10 +33,11 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const toKey = (row: KeyRow): ApiKeyRecord => ({
   id: row.id, prefix: row.prefix, name: row.name, plan: row.plan, ownerId: row.owner_id, createdAt: row.created_at.toISOString(),
   revokedAt: iso(row.revoked_at), lastUsedAt: iso(row.last_used_at),
+  allowedOrigins: row.allowed_origins === null ? null : JSON.parse(row.allowed_origins) as string[],
 });
 // BIGINT arrives as a string: quotas and counts stay far below 2^53.
 const toPlan = (row: PlanRow): Plan => ({ name: row.name, monthlyQuota: Number(row.monthly_quota), perSecond: row.per_second });
-const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at';
+const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at, k.allowed_origins';
 
 export class PostgresStore implements KeyStore {
   readonly kind = 'postgres' as const;
@@ -140,8 +142,8 @@ export class PostgresStore implements KeyStore {
             if (n >= maxLiveKeysPerOwner) throw new StoreError(`the account already has ${n} live keys`, 'limit');
           }
         }
-        await client.query('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-          [key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt]);
+        await client.query('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at, allowed_origins) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null]);
       });
     } catch (error) {
       if ((error as { code?: string }).code === '23503') throw new StoreError(`no plan named ${key.plan}`, 'not_found');
@@ -198,6 +200,10 @@ export class PostgresStore implements KeyStore {
 
   async renameKey(id: string, name: string | null): Promise<boolean> {
     return (await this.pool.query('UPDATE api_keys SET name = $1 WHERE id = $2', [name, id])).rowCount === 1;
+  }
+
+  async setKeyOrigins(id: string, origins: string[]): Promise<boolean> {
+    return (await this.pool.query('UPDATE api_keys SET allowed_origins = $1 WHERE id = $2 AND allowed_origins IS NOT NULL', [JSON.stringify(origins), id])).rowCount === 1;
   }
 
   async recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>> {

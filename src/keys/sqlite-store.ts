@@ -17,6 +17,7 @@ interface KeyRow {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  allowed_origins: string | null;
 }
 interface PlanRow {
   name: string;
@@ -27,9 +28,10 @@ interface PlanRow {
 const toKey = (row: KeyRow): ApiKeyRecord => ({
   id: row.id, prefix: row.prefix, name: row.name, plan: row.plan, ownerId: row.owner_id, createdAt: row.created_at,
   revokedAt: row.revoked_at, lastUsedAt: row.last_used_at,
+  allowedOrigins: row.allowed_origins === null ? null : JSON.parse(row.allowed_origins) as string[],
 });
 const toPlan = (row: PlanRow): Plan => ({ name: row.name, monthlyQuota: row.monthly_quota, perSecond: row.per_second });
-const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at';
+const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at, k.allowed_origins';
 
 export class SqliteStore implements KeyStore {
   readonly kind = 'sqlite' as const;
@@ -116,8 +118,8 @@ export class SqliteStore implements KeyStore {
         const { n } = this.db.prepare('SELECT count(*) AS n FROM api_keys WHERE owner_id = ? AND revoked_at IS NULL').get(ownerId) as { n: number };
         if (n >= maxLiveKeysPerOwner) throw new StoreError(`the account already has ${n} live keys`, 'limit');
       }
-      this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt);
+      this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at, allowed_origins) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null);
     }).immediate();
     return (await this.getKey(key.id))!;
   }
@@ -166,6 +168,10 @@ export class SqliteStore implements KeyStore {
 
   async renameKey(id: string, name: string | null): Promise<boolean> {
     return this.db.prepare('UPDATE api_keys SET name = ? WHERE id = ?').run(name, id).changes === 1;
+  }
+
+  async setKeyOrigins(id: string, origins: string[]): Promise<boolean> {
+    return this.db.prepare('UPDATE api_keys SET allowed_origins = ? WHERE id = ? AND allowed_origins IS NOT NULL').run(JSON.stringify(origins), id).changes === 1;
   }
 
   async recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>> {

@@ -22,6 +22,8 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** A browser key's allowed origins (canonical `scheme://host[:port]`); null for a secret key. */
+  allowedOrigins: string[] | null;
 }
 
 /**
@@ -53,6 +55,8 @@ export interface NewKey {
   plan: string;
   ownerId?: string | null;
   createdAt: string;
+  /** For a browser key: the origins it is served to. Absent or null: a secret key. */
+  allowedOrigins?: string[] | null;
 }
 
 /** A developer's dashboard account. The email is stored lower-cased; the password only as an scrypt hash. */
@@ -109,6 +113,8 @@ export interface KeyStore {
    */
   setKeyPlan(id: string, plan: string): Promise<boolean>;
   renameKey(id: string, name: string | null): Promise<boolean>;
+  /** Replaces a browser key's allowed origins. False if there is no such browser key (secret keys have none). */
+  setKeyOrigins(id: string, origins: string[]): Promise<boolean>;
 
   /**
    * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given quota

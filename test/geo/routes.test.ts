@@ -198,6 +198,18 @@ describe('geography routes (open)', () => {
     assert.equal(villages[0].location, undefined);
   });
 
+  it('the dataset download has the locations from the boundaries, with their attribution', async () => {
+    const response = await get('/v1/dataset?format=json&level=district');
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['x-attribution']), /CC BY 4\.0/);
+    const body = response.json();
+    assert.match(body.attribution, /Open Development Cambodia/);
+    for (const unit of body.units as Record<string, string | number>[]) {
+      assert.equal(unit.location_source, 'boundaries', String(unit.code));
+      assert.ok(geo.contains(geo.shape(String(unit.code))!, Number(unit.lng), Number(unit.lat)), `${unit.code}: its point is inside it`);
+    }
+  });
+
   it('the OpenAPI document has the geography operations and the attribution', async () => {
     const doc = (await get('/openapi.json')).json();
     for (const path of ['/v1/reverse', '/reverse', '/v1/boundaries/{code}']) assert.ok(doc.paths[path], path);

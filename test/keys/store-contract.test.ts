@@ -40,7 +40,7 @@ for (const { kind } of STORE_KINDS) {
       assert.equal(await store.countKeys(), 0);
       const created = await store.createKey(newKey('key_a'));
       assert.deepEqual(created, { id: 'key_a', prefix: 'khk_key_a', name: 'key key_a', plan: 'free', ownerId: null,
-        createdAt: created.createdAt, revokedAt: null, lastUsedAt: null });
+        createdAt: created.createdAt, revokedAt: null, lastUsedAt: null, allowedOrigins: null });
       await store.createKey(newKey('key_bb', 'pro', 'account_1'));
       await assert.rejects(store.createKey(newKey('key_c', 'nope')), (e) => e instanceof StoreError && e.code === 'not_found');
       const found = await store.findKeyByHash(hashKey('secret-key_bb'));
@@ -66,6 +66,19 @@ for (const { kind } of STORE_KINDS) {
       assert.equal(await store.revokeKey('key_a', '2026-11-21T00:00:00.000Z'), false);
       assert.equal((await store.getKey('key_a'))?.revokedAt, '2026-11-20T00:00:00.000Z');
       assert.equal(await store.replaceSecret('key_a', hashKey('again'), 'khk_again'), false, 'a revoked key cannot be rotated');
+    });
+
+    it('keeps a browser key\'s allowed origins, and changes them only on browser keys', async () => {
+      const origins = ['https://shop.example.com', 'http://localhost:5173'];
+      const created = await store.createKey({ ...newKey('key_web'), hash: hashKey('secret-web'), prefix: 'khp_web', allowedOrigins: origins });
+      assert.deepEqual(created.allowedOrigins, origins);
+      assert.deepEqual((await store.findKeyByHash(hashKey('secret-web')))?.allowedOrigins, origins);
+      assert.equal(await store.setKeyOrigins('key_web', ['https://other.example']), true);
+      assert.deepEqual((await store.getKey('key_web'))?.allowedOrigins, ['https://other.example']);
+      assert.equal(await store.setKeyOrigins('key_bb', ['https://other.example']), false, 'a secret key stays secret');
+      assert.equal((await store.getKey('key_bb'))?.allowedOrigins, null);
+      assert.equal(await store.setKeyOrigins('key_none', ['https://other.example']), false);
+      assert.ok((await store.listKeys()).some((k) => k.id === 'key_web' && k.allowedOrigins?.[0] === 'https://other.example'));
     });
 
     it('adds usage in one batch and reports monthly totals and days', async () => {
