@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * A unit by its slug path (a search result's href), e.g. /locations/phnom-penh/chamkar-mon
-         * @description One to four lowercase slugs, province first. Answers the unit's detail record, as GET /{level}s/{id} does.
+         * @description One to four lowercase slugs, province first. Answers the unit's detail record, as GET /{level}s/{id} does. A path with a slug a unit had before a name repair of the data (e.g. /locations/kratie/kracheh) answers 301 with the current path in Location.
          */
         get: operations["getLocationBySlugPath"];
         put?: never;
@@ -587,6 +587,18 @@ export interface operations {
             /** @description The commune. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -608,6 +620,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -647,6 +678,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -654,6 +697,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,6 +760,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -764,6 +819,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,6 +882,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -874,6 +1006,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -929,6 +1069,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,6 +1134,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1039,6 +1193,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,6 +1271,18 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1321,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1156,6 +1340,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1211,6 +1403,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1266,6 +1462,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1525,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,6 +1649,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1712,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1777,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,6 +1836,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1613,6 +1914,18 @@ export interface operations {
             /** @description The district. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1627,6 +1940,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -1668,6 +2000,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1675,6 +2019,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +2082,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1785,6 +2141,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,6 +2204,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,6 +2328,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1950,6 +2391,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +2456,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +2515,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2593,18 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,6 +2636,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2170,6 +2655,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2718,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2280,6 +2777,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2840,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2390,6 +2964,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2445,6 +3027,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +3092,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +3151,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,6 +3223,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,6 +3257,18 @@ export interface operations {
             /** @description The unit at that path. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2665,6 +3283,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -2698,6 +3335,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -2743,6 +3399,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -2823,9 +3498,36 @@ export interface operations {
                     };
                 };
             };
+            /** @description Moved permanently: a former slug; Location has the unit's current path. */
+            301: {
+                headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2833,6 +3535,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,6 +3598,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,6 +3657,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,6 +3720,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3053,6 +3844,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3907,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3972,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +4031,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,6 +4109,18 @@ export interface operations {
             /** @description The unit that owns the postal code. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +4169,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3345,6 +4188,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,6 +4251,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3455,6 +4310,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +4373,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +4497,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +4560,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +4625,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4684,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3799,6 +4759,18 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +4813,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3848,6 +4832,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +4895,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,6 +4954,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,6 +5017,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,6 +5141,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,6 +5204,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,6 +5269,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +5328,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +5406,18 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +5432,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -4355,6 +5487,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4362,6 +5506,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +5569,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4472,6 +5628,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +5691,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4582,6 +5815,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +5878,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4692,6 +5943,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +6002,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +6080,18 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,6 +6136,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4870,6 +6155,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +6218,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +6277,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +6340,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5090,6 +6464,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +6527,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +6592,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5255,6 +6651,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,6 +6723,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5332,9 +6738,76 @@ export interface operations {
                     };
                 };
             };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
             /** @description service_unavailable: the key store does not answer. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,6 +6879,18 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5555,6 +7040,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5562,6 +7059,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5617,6 +7122,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,6 +7181,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5727,6 +7244,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5782,6 +7368,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +7431,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5892,6 +7496,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +7555,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,6 +7634,14 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6121,6 +7743,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +7806,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,6 +7865,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6286,6 +7928,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +8052,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6396,6 +8115,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +8180,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6506,6 +8239,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6581,6 +8320,18 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6599,10 +8350,10 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "location";
                                 /**
-                                 * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                                 * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                                  * @enum {unknown}
                                  */
-                                match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                                match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                                 /** @description Name in the requested language. */
                                 name: string;
                                 /** @description Name of the parent unit in the requested language; absent on provinces. */
@@ -6630,6 +8381,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6637,6 +8400,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6692,6 +8463,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,6 +8522,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,6 +8585,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6857,6 +8709,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6912,6 +8772,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +8837,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +8896,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7094,6 +8974,18 @@ export interface operations {
             /** @description The unit's history. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +9069,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7184,6 +9088,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7239,6 +9151,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +9210,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,6 +9273,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,6 +9397,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7459,6 +9460,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7514,6 +9525,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7569,6 +9584,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,6 +9656,14 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7644,6 +9673,8 @@ export interface operations {
                             key_id: string;
                             /** @description The first characters of the key (not secret). */
                             key_prefix: string;
+                            /** @description This key's share of `used` (equal to it when `quota_scope` is `key`). */
+                            key_used: number;
                             /** @description Requests allowed per calendar month (UTC). */
                             monthly_quota: number;
                             /** @description Requests allowed per second (per server process). */
@@ -7651,13 +9682,15 @@ export interface operations {
                             /** @description The month counted, UTC. */
                             period: string;
                             plan: string;
+                            /** @description `account`: the quota and per-second limit are the account's, shared by all its keys (dashboard keys); `key`: this key's own (a key the operator made without an account). */
+                            quota_scope: "account" | "key";
                             remaining: number;
                             /**
                              * Format: date-time
                              * @description When the quota resets: the first moment of next month, UTC.
                              */
                             resets_at: string;
-                            /** @description Requests counted this month, this one included. */
+                            /** @description Requests counted this month against the quota, this one included: all the account's keys together (revoked ones too) when `quota_scope` is `account`. */
                             used: number;
                         };
                         metadata: {
@@ -7672,6 +9705,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7727,6 +9768,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +9827,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +9890,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7892,6 +10014,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7947,6 +10077,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8002,6 +10142,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8057,6 +10201,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8114,7 +10264,7 @@ export interface operations {
     v1Boundary: {
         parameters: {
             query?: {
-                /** @description Simplification for web maps: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker). */
+                /** @description Simplification for web maps, one of the digits 0-3: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker). */
                 simplify?: number;
             };
             header?: never;
@@ -8129,6 +10279,18 @@ export interface operations {
             /** @description The Feature. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8168,6 +10330,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8175,6 +10349,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8226,6 +10408,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8277,6 +10463,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8328,6 +10522,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +10638,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8430,6 +10697,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,6 +10758,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8532,6 +10813,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8597,6 +10884,18 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8606,6 +10905,25 @@ export interface operations {
                             code: string;
                             /** @description NCDD code of the district (4 digits). */
                             district_code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -8621,6 +10939,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8628,6 +10958,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8679,6 +11017,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8730,6 +11072,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,6 +11131,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,6 +11247,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8883,6 +11306,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +11367,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8985,6 +11422,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +11495,18 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9063,6 +11518,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9070,6 +11537,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +11596,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +11651,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +11710,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,6 +11826,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +11885,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +11946,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9427,6 +12001,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9492,6 +12072,18 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9499,6 +12091,25 @@ export interface operations {
                         data: {
                             /** @description NCDD code of the district (4 digits). */
                             code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -9516,6 +12127,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9523,6 +12146,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,6 +12205,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9625,6 +12260,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9676,6 +12319,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,6 +12435,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9778,6 +12494,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,6 +12555,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9880,6 +12610,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9942,6 +12678,18 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9949,6 +12697,25 @@ export interface operations {
                         data: {
                             /** @description NCDD code of the province (2 digits). */
                             code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -9964,6 +12731,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9971,6 +12750,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10022,6 +12809,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10073,6 +12864,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10124,6 +12923,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +13039,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10226,6 +13098,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10277,6 +13159,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,6 +13214,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10393,6 +13285,18 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10400,6 +13304,25 @@ export interface operations {
                         data: {
                             /** @description NCDD code of the province (2 digits). */
                             code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -10415,6 +13338,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10422,6 +13357,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10473,6 +13416,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10524,6 +13471,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,6 +13530,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,6 +13646,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +13705,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10728,6 +13766,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10779,6 +13821,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10844,6 +13892,18 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10948,6 +14008,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10955,6 +14027,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11006,6 +14086,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11057,6 +14141,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11108,6 +14200,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11159,6 +14316,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11210,6 +14375,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11261,6 +14436,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11312,6 +14491,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11379,6 +14564,14 @@ export interface operations {
             /** @description One result per address, in order. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,6 +14689,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11547,6 +14748,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11598,6 +14803,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11649,6 +14862,14 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +14921,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11751,6 +14980,14 @@ export interface operations {
             /** @description Not sent as application/json. */
             415: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11802,6 +15039,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11853,6 +15100,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11904,6 +15155,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11971,6 +15228,14 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12051,6 +15316,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12102,6 +15375,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12153,6 +15430,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12204,6 +15489,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +15605,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12306,6 +15664,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,6 +15725,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12408,6 +15780,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12482,6 +15860,14 @@ export interface operations {
             /** @description The commune of each point, in order. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12566,6 +15952,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12617,6 +16011,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +16066,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12719,6 +16125,14 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12770,6 +16184,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12821,6 +16243,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12872,6 +16304,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +16359,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,6 +16434,18 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13001,11 +16455,30 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             level: "province";
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13017,11 +16490,30 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             level: "district";
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13037,11 +16529,30 @@ export interface operations {
                             district_code: string;
                             /** @enum {string} */
                             level: "commune";
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13056,10 +16567,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "village";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13080,6 +16591,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13087,6 +16610,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13138,6 +16669,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13189,6 +16724,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13240,6 +16783,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13291,6 +16899,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13342,6 +16958,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13393,6 +17019,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13444,6 +17074,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13509,6 +17145,18 @@ export interface operations {
             /** @description The unit's history (a one-element array). */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13583,6 +17231,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13590,6 +17250,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13641,6 +17309,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13692,6 +17364,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13743,6 +17423,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13794,6 +17539,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13845,6 +17598,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13896,6 +17659,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13947,6 +17714,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14009,6 +17782,14 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,6 +17799,8 @@ export interface operations {
                             key_id: string;
                             /** @description The first characters of the key (not secret). */
                             key_prefix: string;
+                            /** @description This key's share of `used` (equal to it when `quota_scope` is `key`). */
+                            key_used: number;
                             /** @description Requests allowed per calendar month (UTC). */
                             monthly_quota: number;
                             /** @description Requests allowed per second (per server process). */
@@ -14025,13 +17808,15 @@ export interface operations {
                             /** @description The month counted, UTC. */
                             period: string;
                             plan: string;
+                            /** @description `account`: the quota and per-second limit are the account's, shared by all its keys (dashboard keys); `key`: this key's own (a key the operator made without an account). */
+                            quota_scope: "account" | "key";
                             remaining: number;
                             /**
                              * Format: date-time
                              * @description When the quota resets: the first moment of next month, UTC.
                              */
                             resets_at: string;
-                            /** @description Requests counted this month, this one included. */
+                            /** @description Requests counted this month against the quota, this one included: all the account's keys together (revoked ones too) when `quota_scope` is `account`. */
                             used: number;
                         }[];
                         /** @enum {string} */
@@ -14042,6 +17827,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14093,6 +17886,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14144,6 +17941,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14195,6 +18000,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14246,6 +18116,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14297,6 +18175,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14348,6 +18236,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14399,6 +18291,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14472,6 +18370,18 @@ export interface operations {
             /** @description The verdict, problems and corrected chain. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14534,6 +18444,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14541,6 +18463,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14592,6 +18522,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14643,6 +18577,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14694,6 +18636,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14745,6 +18752,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14796,6 +18811,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14847,6 +18872,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14898,6 +18927,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14963,6 +18998,18 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14987,6 +19034,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14994,6 +19053,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15045,6 +19112,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15096,6 +19167,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15147,6 +19226,71 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15198,6 +19342,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15249,6 +19401,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15300,6 +19462,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15351,6 +19517,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15419,6 +19591,18 @@ export interface operations {
             /** @description The village. */
             200: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15480,6 +19664,18 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    /** @description `private, max-age=3600`. */
+                    "Cache-Control"?: string;
+                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+                    ETag?: string;
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15487,6 +19683,14 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15542,6 +19746,10 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15597,6 +19805,14 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15652,6 +19868,75 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    /** @description The methods the path accepts. */
+                    Allow?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15707,6 +19992,14 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15762,6 +20055,16 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+                    RateLimit?: string;
+                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15817,6 +20120,10 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15872,6 +20179,12 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+                    "x-correlation-id"?: string;
+                    /** @description Version of the gazetteer dataset that answered. */
+                    "x-dataset-version"?: string;
                     [name: string]: unknown;
                 };
                 content: {
