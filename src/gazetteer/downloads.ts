@@ -6,7 +6,10 @@
 import { csvRow } from '../lib/csv.js';
 import { EXPORT_COLUMNS, type ExportLocator, exportRecord } from './export.js';
 import type { Gazetteer } from './gazetteer.js';
-import type { Level } from './types.js';
+import type { Level, Unit } from './types.js';
+
+/** A unit's GeoJSON geometry (e.g. its boundary) with extra properties, or null to fall back on its centroid. */
+export type GeometryOf = (unit: Unit) => { geometry: object; properties?: Record<string, unknown> } | null;
 
 export const DOWNLOAD_FORMATS = ['json', 'csv', 'geojson'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
@@ -35,11 +38,12 @@ export function downloadFilename(version: string, format: DownloadFormat, level?
 }
 
 /**
- * `locate` (src/geo/locations.ts): the units' `lat`/`lng` and boxes from the boundaries (a point inside each province,
- * district and commune); `locationAttribution`, the boundaries' attribution, is then added to the file's.
+ * `geometryOf` (GeoJSON only): where a unit has a boundary, its polygons; without it, or for units it has none for
+ * (villages), Points. `locate` (src/geo/locations.ts): the units' `lat`/`lng` and boxes from the boundaries (a point
+ * inside each province, district and commune). With either, `boundaryAttribution` is added to the file's attribution.
  */
 export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level?: Level,
-  { locate, locationAttribution }: { locate?: ExportLocator; locationAttribution?: string } = {}): DownloadFile {
+  { geometryOf, boundaryAttribution, locate }: { geometryOf?: GeometryOf; boundaryAttribution?: string; locate?: ExportLocator } = {}): DownloadFile {
   const units = level ? gazetteer.units.filter((u) => u.level === level) : gazetteer.units;
   const filename = downloadFilename(gazetteer.version, format, level);
   const header = {
@@ -48,7 +52,7 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
     level: level ?? 'all',
     count: units.length,
     licence: LICENCE,
-    attribution: locate && locationAttribution ? `${ATTRIBUTION} ${locationAttribution}` : ATTRIBUTION,
+    attribution: (locate || geometryOf) && boundaryAttribution ? `${ATTRIBUTION} ${boundaryAttribution}` : ATTRIBUTION,
   };
   switch (format) {
     case 'json':
@@ -69,15 +73,16 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
     case 'geojson':
       return { filename, contentType: 'application/geo+json', units: units.length, chunks: (function* () {
         // RFC 7946 allows foreign members: the version, licence and attribution travel with the features.
-        const note = locate
-          ? 'Point geometries: a point inside each province, district and commune (from the 2014 boundaries; location_source says which), villages at pumi\'s centroid; boundaries: GET /v1/boundaries/{code}.'
+        const note = geometryOf
+          ? 'Provinces, districts and communes: MultiPolygon boundaries (2014 polygons matched to NCDD codes; approximate=true where a commune was split later); villages: Points at their centroids (pumi).'
           : 'Point geometries at each unit\'s centroid (pumi); boundaries are not in this file.';
         yield `{"type":"FeatureCollection",${JSON.stringify(header).slice(1, -1)},"geometry_note":${JSON.stringify(note)},"features":[\n`;
         let first = true;
         for (const unit of units) {
           const record = exportRecord(unit, locate);
-          const geometry = record.lat !== null && record.lng !== null ? { type: 'Point', coordinates: [record.lng, record.lat] } : null;
-          yield `${first ? '' : ',\n'}${JSON.stringify({ type: 'Feature', id: unit.code, geometry, properties: record })}`;
+          const shaped = geometryOf?.(unit) ?? null;
+          const geometry = shaped?.geometry ?? (record.lat !== null && record.lng !== null ? { type: 'Point', coordinates: [record.lng, record.lat] } : null);
+          yield `${first ? '' : ',\n'}${JSON.stringify({ type: 'Feature', id: unit.code, geometry, properties: { ...record, ...shaped?.properties } })}`;
           first = false;
         }
         yield '\n]}\n';

@@ -12,8 +12,14 @@ export function asciiDigits(text: string): string {
   return KHMER_DIGIT.test(text) ? text.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : text;
 }
 
+/**
+ * A lookup table without a prototype: a query word such as "constructor" or "__proto__" finds nothing in it (in a
+ * plain object it found Object's own properties, and the search failed with a 500).
+ */
+const table = (entries: Record<string, string>): Readonly<Record<string, string>> => Object.freeze(Object.assign(Object.create(null) as Record<string, string>, entries));
+
 /** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */
-const NUMBER_WORDS: Record<string, string> = {
+const NUMBER_WORDS = table({
   muoy: '1', mouy: '1', muy: '1', moy: '1',
   pir: '2', pi: '2',
   bei: '3', bey: '3',
@@ -24,12 +30,12 @@ const NUMBER_WORDS: Record<string, string> = {
   // Tens and their compounds written as one word: "Dabmuoy" (11), "Mpheypir" (22).
   mphey: '20', mphei: '20', mphai: '20', mphay: '20',
   dabmuoy: '11', dabpir: '12', dabbei: '13', dabbuon: '14', dabpram: '15',
-};
+});
 /** A ten followed by a unit adds up: "Dab Muoy" (ដប់មួយ) is 11, "Mphey Prampir" (ម្ភៃប្រាំពីរ) is 27. */
 const TENS = new Set(['10', '20']);
 /** "pram muoy" written as two words. */
-const AFTER_PRAM: Record<string, string> = { '1': '6', '2': '7', '3': '8', '4': '9' };
-const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4' };
+const AFTER_PRAM = table({ '1': '6', '2': '7', '3': '8', '4': '9' });
+const ROMAN = table({ i: '1', ii: '2', iii: '3', iv: '4' });
 /** Words that only announce a number: "Ti" (ទី, ordinal), "Lekh"/"No" (number). Dropped before digits. */
 const NUMBER_MARKERS = new Set(['ti', 'ty', 'lekh', 'no']);
 
