@@ -1,6 +1,7 @@
 /** Shared test fixtures: the real dataset, loaded once per test process. */
 import type { Gazetteer } from '../src/gazetteer/gazetteer.js';
 import { loadGazetteer } from '../src/gazetteer/load.js';
+import { type Geography, loadGeography } from '../src/geo/geography.js';
 import type { Unit } from '../src/gazetteer/types.js';
 import type { AppOptions } from '../src/http/app.js';
 import { loadSearchIndex } from '../src/search/load.js';
@@ -32,5 +33,13 @@ export function searchIndex(): SearchIndex {
  * parallel) the event loop lags and a test not about shedding would get 503s. The shedding test sets its own.
  */
 export function appOptions(): AppOptions {
-  return { gazetteer: gazetteer(), search: searchIndex(), maxEventLoopDelayMs: 0 };
+  return { gazetteer: gazetteer(), search: searchIndex(), geo: geography(), maxEventLoopDelayMs: 0 };
+}
+
+let cachedGeography: Geography | undefined;
+
+/** The real geometry (data/geo), loaded once per test process. */
+export function geography(): Geography {
+  cachedGeography ??= loadGeography();
+  return cachedGeography;
 }

@@ -9,8 +9,11 @@ import type { Readable, Writable } from 'node:stream';
 import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { LEVELS, type Level } from '../gazetteer/types.js';
+import { loadGeography } from '../geo/geography.js';
+import { unitLocator } from '../geo/locations.js';
 import { ConfigError } from '../config.js';
 import { StoreError } from '../keys/store.js';
+import { REVERSE_USAGE, reverseCsv, reverseInput, ReverseInputError } from './reverse-command.js';
 import { API_VERSION } from '../version.js';
 import { STORE_USAGE, storeCommand, UsageError } from './store-commands.js';
 import { RESOLVE_USAGE, resolveCommand, ResolveUsageError } from './resolve-command.js';
@@ -19,11 +22,12 @@ const USAGE = `Usage:
   kh-address export --format json|csv [--level ${LEVELS.join('|')}]
       Write every unit (or one level) to standard output.
 ${RESOLVE_USAGE}
+${REVERSE_USAGE}
 ${STORE_USAGE}
-  kh-address <command> --help          The usage of one command (export, resolve, keys, plans).
+  kh-address <command> --help          The usage of one command (export, resolve, reverse, keys, plans).
   kh-address --version                 The version.`;
 
-const COMMANDS = ['export', 'resolve', 'keys', 'plans'];
+const COMMANDS = ['export', 'resolve', 'reverse', 'keys', 'plans'];
 
 /**
  * The usage of one command: the entries of USAGE that start with `kh-address <command>` (with the lines indented
@@ -38,7 +42,7 @@ function usageOf(command: string, sub?: string): string {
   const of = (prefix: string) => entries.filter(([first]) => first!.startsWith(`  kh-address ${prefix} `));
   // `keys create --help`: that subcommand's entry, when it has one; else the whole command's.
   const own = (sub !== undefined && of(`${command} ${sub}`).length > 0) ? of(`${command} ${sub}`) : of(command);
-  const notes = command === 'export' ? [] : entries.filter(([first]) => first!.startsWith('  All use'));
+  const notes = command === 'export' || command === 'reverse' ? [] : entries.filter(([first]) => first!.startsWith('  All use'));
   return `Usage:\n${[...own, ...notes].flat().join('\n')}`;
 }
 
@@ -62,7 +66,9 @@ async function exportCommand(args: string[], out: Writable): Promise<void> {
   if (level !== undefined && !LEVELS.includes(level as Level)) {
     throw new UsageError(`--level must be one of ${LEVELS.join(', ')}`);
   }
-  await write(out, exportDataset(loadGazetteer(), format as ExportFormat, level as Level | undefined));
+  // lat/lng: a point inside each province, district and commune, and its box, from the boundaries (src/geo/locations.ts).
+  const gazetteer = loadGazetteer();
+  await write(out, exportDataset(gazetteer, format as ExportFormat, level as Level | undefined, unitLocator(loadGeography(), gazetteer)));
 }
 
 export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env,
@@ -85,6 +91,9 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
       case 'export':
         await exportCommand(rest, out);
         return 0;
+      case 'reverse':
+        await write(out, reverseCsv(reverseInput(rest), loadGazetteer(), loadGeography()));
+        return 0;
       case 'resolve':
         await resolveCommand(rest, out, err, input);
         return 0;
@@ -105,8 +114,9 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
     // The reader went away (e.g. `| head`): not an error of ours.
     if ((error as { code?: string }).code === 'EPIPE') return 0;
     // Bad input the user can fix: a clear message and exit code 1, no stack.
-    if (error instanceof StoreError || error instanceof ConfigError) {
-      err.write(`kh-address: ${error.message}\n`);
+    if (error instanceof StoreError || error instanceof ConfigError || error instanceof ReverseInputError || error instanceof SyntaxError
+      || (error as { code?: string }).code === 'ENOENT') {
+      err.write(`kh-address: ${(error as Error).message}\n`);
       return 1;
     }
     // parseArgs reports unknown or malformed options with codes starting ERR_PARSE_ARGS.

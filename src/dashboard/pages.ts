@@ -127,7 +127,7 @@ export function landingPage(ctx: PageContext, query: string, results: SearchResu
   </form>
   ${limited ? html`<p class="error" role="alert">${t.tooManyAttempts}</p>` : ''}
   ${results === undefined ? '' : results.length === 0 ? html`<p>${t.noResults}</p>` : html`<ul class="results" aria-live="polite">${results.map((r) => html`
-    <li><strong>${name(r.unit)}</strong> <span class="muted">${ctx.lang === 'km' ? r.unit.unit_type_km : r.unit.unit_type_en}${r.parent ? html`, ${name(r.parent)}` : ''} · ${digits(ctx.lang, r.unit.postal_code)}</span></li>`)}</ul>
+    <li><a href="/places/${r.unit.level === 'village' ? r.unit.parent_code : r.unit.code}?lang=${ctx.lang}"><strong>${name(r.unit)}</strong></a> <span class="muted">${ctx.lang === 'km' ? r.unit.unit_type_km : r.unit.unit_type_en}${r.parent ? html`, ${name(r.parent)}` : ''} · ${digits(ctx.lang, r.unit.postal_code)}</span></li>`)}</ul>
   <p class="muted">${t.sameWithKey}</p>
   <pre class="command"><code>curl -G -H "x-api-key: $KH_ADDRESS_KEY" --data-urlencode ${shellQuote(`q=${query}`)} ${shellQuote(`${ctx.origin}/search`)}</code></pre>`}
 </section>

@@ -20,6 +20,8 @@ import { RateLimiter } from '../keys/rate-limiter.js';
 import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
 import { RETRY_AFTER_SECONDS } from '../http/errors.js';
 import type { SearchIndex } from '../search/search-index.js';
+import type { Geography } from '../geo/geography.js';
+import { unitPageRoutes } from './unit-routes.js';
 import { Accounts, SESSION_DAYS, type SignUpProblem } from './accounts.js';
 import { dailyChart, lastDays } from './chart.js';
 import { fill, type Lang, type MessageKey, messages } from './i18n.js';
@@ -37,6 +39,8 @@ export interface DashboardOptions {
   operatorContact: string;
   /** Live keys an account may have (MAX_KEYS_PER_ACCOUNT); default 10. */
   maxKeysPerAccount?: number;
+  /** The boundaries: with them, the public unit pages (/places/{code}, ./unit-routes.ts). */
+  geo?: Geography;
 }
 
 const SESSION_COOKIE = 'kh_session';
@@ -207,6 +211,8 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     }
     return page(reply, landingPage(ctx, q, results, limited), limited ? 429 : 200);
   });
+
+  if (options.geo) await app.register(unitPageRoutes, { gazetteer, geo: options.geo, context, page });
 
   for (const mode of ['signup', 'signin'] as const) {
     app.get(`/${mode}`, { schema: { hide: true } }, async (request, reply) => {

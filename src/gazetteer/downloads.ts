@@ -4,7 +4,7 @@
  * caller decides when to pause (building the whole JSON in one go holds the event loop for about 300 ms).
  */
 import { csvRow } from '../lib/csv.js';
-import { EXPORT_COLUMNS, exportRecord } from './export.js';
+import { EXPORT_COLUMNS, type ExportLocator, exportRecord } from './export.js';
 import type { Gazetteer } from './gazetteer.js';
 import type { Level, Unit } from './types.js';
 
@@ -38,11 +38,12 @@ export function downloadFilename(version: string, format: DownloadFormat, level?
 }
 
 /**
- * `geometryOf` (GeoJSON only): where a unit has a boundary, its polygons; `boundaryAttribution` is then added to the
- * file's attribution. Without it, or for units it has none for (villages), Points at the centroids.
+ * `geometryOf` (GeoJSON only): where a unit has a boundary, its polygons; without it, or for units it has none for
+ * (villages), Points. `locate` (src/geo/locations.ts): the units' `lat`/`lng` and boxes from the boundaries (a point
+ * inside each province, district and commune). With either, `boundaryAttribution` is added to the file's attribution.
  */
 export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level?: Level,
-  { geometryOf, boundaryAttribution }: { geometryOf?: GeometryOf; boundaryAttribution?: string } = {}): DownloadFile {
+  { geometryOf, boundaryAttribution, locate }: { geometryOf?: GeometryOf; boundaryAttribution?: string; locate?: ExportLocator } = {}): DownloadFile {
   const units = level ? gazetteer.units.filter((u) => u.level === level) : gazetteer.units;
   const filename = downloadFilename(gazetteer.version, format, level);
   const header = {
@@ -51,21 +52,21 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
     level: level ?? 'all',
     count: units.length,
     licence: LICENCE,
-    attribution: ATTRIBUTION,
+    attribution: (locate || geometryOf) && boundaryAttribution ? `${ATTRIBUTION} ${boundaryAttribution}` : ATTRIBUTION,
   };
   switch (format) {
     case 'json':
       return { filename, contentType: 'application/json; charset=utf-8', units: units.length, chunks: (function* () {
         // The metadata first, then one unit per line: readable, diffable, and still one JSON document.
         yield `${JSON.stringify(header).slice(0, -1)},"columns":${JSON.stringify(EXPORT_COLUMNS)},"units":[\n`;
-        for (let i = 0; i < units.length; i++) yield `${i === 0 ? '' : ',\n'}${JSON.stringify(exportRecord(units[i]!))}`;
+        for (let i = 0; i < units.length; i++) yield `${i === 0 ? '' : ',\n'}${JSON.stringify(exportRecord(units[i]!, locate))}`;
         yield '\n]}\n';
       })() };
     case 'csv':
       return { filename, contentType: 'text/csv; charset=utf-8; header=present', units: units.length, chunks: (function* () {
         yield csvRow([...EXPORT_COLUMNS, 'dataset_version']);
         for (const unit of units) {
-          const record = exportRecord(unit);
+          const record = exportRecord(unit, locate);
           yield csvRow([...EXPORT_COLUMNS.map((column) => record[column]), gazetteer.version]);
         }
       })() };
@@ -75,13 +76,12 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
         const note = geometryOf
           ? 'Provinces, districts and communes: MultiPolygon boundaries (2014 polygons matched to NCDD codes; approximate=true where a commune was split later); villages: Points at their centroids (pumi).'
           : 'Point geometries at each unit\'s centroid (pumi); boundaries are not in this file.';
-        const meta = geometryOf && boundaryAttribution ? { ...header, attribution: `${ATTRIBUTION} ${boundaryAttribution}` } : header;
-        yield `{"type":"FeatureCollection",${JSON.stringify(meta).slice(1, -1)},"geometry_note":${JSON.stringify(note)},"features":[\n`;
+        yield `{"type":"FeatureCollection",${JSON.stringify(header).slice(1, -1)},"geometry_note":${JSON.stringify(note)},"features":[\n`;
         let first = true;
         for (const unit of units) {
-          const record = exportRecord(unit);
+          const record = exportRecord(unit, locate);
           const shaped = geometryOf?.(unit) ?? null;
-          const geometry = shaped?.geometry ?? (unit.geo ? { type: 'Point', coordinates: [unit.geo.lng, unit.geo.lat] } : null);
+          const geometry = shaped?.geometry ?? (record.lat !== null && record.lng !== null ? { type: 'Point', coordinates: [record.lng, record.lat] } : null);
           yield `${first ? '' : ',\n'}${JSON.stringify({ type: 'Feature', id: unit.code, geometry, properties: { ...record, ...shaped?.properties } })}`;
           first = false;
         }

@@ -21,12 +21,34 @@ export const EXPORT_COLUMNS = [
   'iso3166_2',
   'lat',
   'lng',
+  'bbox_min_lat',
+  'bbox_min_lng',
+  'bbox_max_lat',
+  'bbox_max_lng',
+  'location_source',
 ] as const;
 
 export type ExportRecord = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>;
 export type ExportFormat = 'json' | 'csv';
 
-export function exportRecord(unit: Unit): ExportRecord {
+/**
+ * Where a unit is, when the caller knows better than the dataset's own centroid: src/geo/locations.ts gives a point
+ * inside each province, district and commune and its box from the boundaries (typed here by shape: the gazetteer
+ * does not depend on the geometry).
+ */
+export type ExportLocator = (unit: Unit) => {
+  lat: number;
+  lng: number;
+  bbox: { min_lat: number; min_lng: number; max_lat: number; max_lng: number } | null;
+  source: string;
+} | null;
+
+/** The dataset's own location of a unit: pumi's centroid and box, where it has them. */
+const ownLocation: ExportLocator = (unit) => (unit.geo ? { lat: unit.geo.lat, lng: unit.geo.lng, bbox: unit.geo.bbox ?? null, source: 'pumi' } : null);
+
+/** The export record of a unit; `locate` (src/geo/locations.ts) supplies `lat`, `lng` and the box where it knows them. */
+export function exportRecord(unit: Unit, locate?: ExportLocator): ExportRecord {
+  const location = locate?.(unit) ?? ownLocation(unit);
   return {
     code: unit.code,
     level: unit.level,
@@ -43,8 +65,13 @@ export function exportRecord(unit: Unit): ExportRecord {
     type: unit.type,
     postal_code: unit.postal_code,
     iso3166_2: unit.iso3166_2,
-    lat: unit.geo?.lat ?? null,
-    lng: unit.geo?.lng ?? null,
+    lat: location?.lat ?? null,
+    lng: location?.lng ?? null,
+    bbox_min_lat: location?.bbox?.min_lat ?? null,
+    bbox_min_lng: location?.bbox?.min_lng ?? null,
+    bbox_max_lat: location?.bbox?.max_lat ?? null,
+    bbox_max_lng: location?.bbox?.max_lng ?? null,
+    location_source: location?.source ?? null,
   };
 }
 
@@ -52,12 +79,12 @@ export function exportRecord(unit: Unit): ExportRecord {
  * Yields the export in chunks (so a caller can stream it): JSON is an array with one record per line,
  * CSV is RFC 4180 with a header row. Units are ordered by code, optionally only one level.
  */
-export function* exportDataset(gazetteer: Gazetteer, format: ExportFormat, level?: Level): Generator<string> {
+export function* exportDataset(gazetteer: Gazetteer, format: ExportFormat, level?: Level, locate?: ExportLocator): Generator<string> {
   const units = level ? gazetteer.units.filter((u) => u.level === level) : gazetteer.units;
   if (format === 'csv') {
     yield csvRow(EXPORT_COLUMNS);
     for (const unit of units) {
-      const record = exportRecord(unit);
+      const record = exportRecord(unit, locate);
       yield csvRow(EXPORT_COLUMNS.map((column) => record[column]));
     }
     return;
@@ -65,7 +92,7 @@ export function* exportDataset(gazetteer: Gazetteer, format: ExportFormat, level
   yield '[\n';
   let first = true;
   for (const unit of units) {
-    yield `${first ? '' : ',\n'}${JSON.stringify(exportRecord(unit))}`;
+    yield `${first ? '' : ',\n'}${JSON.stringify(exportRecord(unit, locate))}`;
     first = false;
   }
   yield first ? ']\n' : '\n]\n';

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Flatbush from 'flatbush';
-import { distanceToEdges, INSIDE, metresPerDegreeLng, ON_BOUNDARY, OUTSIDE, pointInPolygon, pointInRing } from './geometry.js';
+import { distanceToEdges, distanceToEdgesWithin, INSIDE, metresPerDegreeLng, ON_BOUNDARY, OUTSIDE, pointInPolygon, pointInRing } from './geometry.js';
 import type { GeoIndexFile, GeoLevel, GeoUnitRecord, Unshaped } from './format.js';
 
 export const GEO_UNITS_PATH = fileURLToPath(new URL('../../data/geo/units.json', import.meta.url));
@@ -177,10 +177,22 @@ export class Geography {
     return this.locate(lng, lat).inside?.code ?? null;
   }
 
+  /** Whether the point is strictly inside one of the unit's polygons. */
+  contains(unit: ShapedUnit, lng: number, lat: number): boolean {
+    return unit.parts.some((rings) => pointInPolygon(this.xy, rings, lng, lat) === INSIDE);
+  }
+
   /** Distance in metres from the point to a unit's edges. */
   distanceTo(unit: ShapedUnit, lng: number, lat: number): number {
     let best = Infinity;
     for (const rings of unit.parts) best = Math.min(best, distanceToEdges(this.xy, rings, lng, lat));
+    return best;
+  }
+
+  /** Distance in metres from the point to a unit's edges if at most `limitM`, else Infinity (cheaper than distanceTo). */
+  private distanceWithin(unit: ShapedUnit, lng: number, lat: number, limitM: number): number {
+    let best = Infinity;
+    for (const rings of unit.parts) best = Math.min(best, distanceToEdgesWithin(this.xy, rings, lng, lat, limitM));
     return best;
   }
 
@@ -193,7 +205,7 @@ export class Geography {
       const unit = this.partUnit[i]!;
       if (unit === except) continue;
       const rings = this.partRings[i]!;
-      const d = pointInPolygon(this.xy, rings, lng, lat) === OUTSIDE ? distanceToEdges(this.xy, rings, lng, lat) : 0;
+      const d = pointInPolygon(this.xy, rings, lng, lat) === OUTSIDE ? distanceToEdgesWithin(this.xy, rings, lng, lat, radiusM) : 0;
       if (d <= radiusM && d < (found.get(unit) ?? Infinity)) found.set(unit, d);
     }
     return [...found].map(([unit, distanceM]) => ({ unit, distanceM })).sort((a, b) => a.distanceM - b.distanceM || (a.unit.code < b.unit.code ? -1 : 1));
@@ -219,7 +231,7 @@ export class Geography {
     let near: { code: string; distanceM: number }[];
     if (inside) {
       unit = inside;
-      near = this.distanceTo(unit, lng, lat) <= boundaryToleranceM
+      near = this.distanceWithin(unit, lng, lat, boundaryToleranceM) <= boundaryToleranceM
         ? this.within(lng, lat, boundaryToleranceM, unit).map((n) => ({ code: n.unit.code, distanceM: round(n.distanceM) }))
         : [];
       if (near.length > 0) reasons.push('near_boundary');

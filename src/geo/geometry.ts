@@ -90,6 +90,36 @@ export function distanceToEdges(xy: Float64Array, rings: Uint32Array, x: number,
   return Math.sqrt(best);
 }
 
+/**
+ * The distance in metres from a point to the polygon's edges if it is at most `limitM`, else Infinity. Segments
+ * whose both ends lie beyond the limit on one side (in latitude or longitude) are skipped with two comparisons, so
+ * a large polygon far from most of its edges costs little: the hot path of the near-boundary and nearest checks.
+ */
+export function distanceToEdgesWithin(xy: Float64Array, rings: Uint32Array, x: number, y: number, limitM: number): number {
+  const kx = metresPerDegreeLng(y);
+  const dx = limitM / kx;
+  const dy = limitM / M_PER_DEG_LAT;
+  const [minX, maxX, minY, maxY] = [x - dx, x + dx, y - dy, y + dy];
+  let best = limitM * limitM;
+  let found = false;
+  for (let k = 0; k < rings.length; k += 2) {
+    const end = rings[k + 1]!;
+    for (let i = rings[k]!; i < end - 1; i++) {
+      const ax = xy[2 * i]!;
+      const ay = xy[2 * i + 1]!;
+      const bx = xy[2 * i + 2]!;
+      const by = xy[2 * i + 3]!;
+      if ((ax < minX && bx < minX) || (ax > maxX && bx > maxX) || (ay < minY && by < minY) || (ay > maxY && by > maxY)) continue;
+      const d2 = segmentDistance2(x, y, ax, ay, bx, by, kx);
+      if (d2 <= best) {
+        best = d2;
+        found = true;
+      }
+    }
+  }
+  return found ? Math.sqrt(best) : Infinity;
+}
+
 /** Signed area (degrees²) of a ring: positive counter-clockwise. */
 export function ringArea(xy: Float64Array, start: number, end: number): number {
   let sum = 0;

@@ -4,13 +4,14 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { Type } from 'typebox';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Geography } from '../geo/geography.js';
+import { unitLocator } from '../geo/locations.js';
 import { dashboardRoutes } from '../dashboard/routes.js';
 import type { AccessControl } from '../keys/access-control.js';
 import type { KeyStore } from '../keys/store.js';
 import type { SearchIndex } from '../search/search-index.js';
 import { API_VERSION } from '../version.js';
 import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
-import { etagFor } from './caching.js';
+import { dataVersion, etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
 import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
@@ -181,25 +182,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // The data routes of both shapes, in one scope with the API-key gate in front of all of them.
-  const payloads = new PayloadCache(etagFor(API_VERSION, gazetteer.version));
+  // Where each province, district and commune is (`location` on their records), from the boundaries.
+  const locate = options.geo ? unitLocator(options.geo, gazetteer) : undefined;
+  // The ETag names the data versions: the dataset's and, when records carry locations, the geometry's.
+  const payloads = new PayloadCache(etagFor(API_VERSION, dataVersion(gazetteer.version, options.geo?.version)));
 
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
       await data.register(usageRoutes, { access });
     }
-    await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
+    await data.register(identifierHierarchyRoutes, { gazetteer, payloads, locate });
     await data.register(identifierSearchRoutes, { gazetteer, search, resolver, payloads });
-    await data.register(v1HierarchyRoutes, { gazetteer, payloads });
+    await data.register(v1HierarchyRoutes, { gazetteer, payloads, locate });
     await data.register(v1SearchRoutes, { search, resolver, payloads });
-    await data.register(datasetRoutes, { gazetteer, geo: options.geo });
+    await data.register(datasetRoutes, { gazetteer, geo: options.geo, locate });
     await data.register(historyRoutes, { gazetteer, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
     await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
   await app.register(widgetRoutes, { demoKey: options.widget?.demoKey ?? (() => undefined) });
   if (options.dashboard && access && store) {
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, ...options.dashboard });
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, geo: options.geo, ...options.dashboard });
   }
   return app;
 }

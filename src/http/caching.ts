@@ -10,6 +10,14 @@ import { createHash } from 'node:crypto';
 /** `Cache-Control` of data responses: private, because every request will need an API key and counts against it. */
 export const CACHE_CONTROL = 'private, max-age=3600';
 
+/**
+ * The version of the data a response is made of: the dataset's, and with boundaries loaded the geometry's too (the
+ * records' locations and the boundaries come from it, and it can change without the dataset).
+ */
+export function dataVersion(datasetVersion: string, geoVersion?: string): string {
+  return geoVersion === undefined ? datasetVersion : `${datasetVersion}+geo.${geoVersion}`;
+}
+
 /** The ETag of every data response: a short hash of the API and dataset versions (fewer bytes on every response). */
 export function etagFor(apiVersion: string, datasetVersion: string): string {
   return `W/"${createHash('sha256').update(`${apiVersion}+${datasetVersion}`).digest('base64url').slice(0, 16)}"`;

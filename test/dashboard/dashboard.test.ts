@@ -15,7 +15,8 @@ describe('developer dashboard', () => {
     const page = await client.get('/?q=Battambang');
     assert.equal(page.statusCode, 200);
     assert.match(String(page.headers['content-type']), /^text\/html/);
-    assert.match(page.body, /<li><strong>Battambang<\/strong>/);
+    // Each result links to its unit page (/places/{code}: src/dashboard/unit-page.ts).
+    assert.match(page.body, /<li><a href="\/places\/02\?lang=en"><strong>Battambang<\/strong><\/a>/);
     assert.match(page.body, /href="\/signup"/);
     assert.match((await client.get('/?q=%E1%9E%97%E1%9F%92%E1%9E%93%E1%9F%86%E1%9E%96%E1%9F%81%E1%9E%89&lang=km')).body, /<html lang="km">[\s\S]*ភ្នំពេញ/);
   });

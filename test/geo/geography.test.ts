@@ -169,3 +169,20 @@ test('property: any point answers in the documented shape; inside a polygon the 
     assert.equal(answer.hit.distanceM === 0, !answer.hit.reasons.includes('outside_polygons'));
   }), { numRuns: 2000 });
 });
+
+test('property: the bounded edge distance equals the full one within its limit, and is Infinity beyond', async () => {
+  const { distanceToEdges, distanceToEdgesWithin } = await import('../../src/geo/geometry.js');
+  const g = geo();
+  const shapes = g.shapes('commune');
+  fc.assert(fc.property(fc.integer({ min: 0, max: shapes.length - 1 }), fc.double({ min: -0.05, max: 0.05, noNaN: true }),
+    fc.double({ min: -0.05, max: 0.05, noNaN: true }), fc.integer({ min: 1, max: 5000 }), (i, dx, dy, limit) => {
+      const unit = shapes[i]!;
+      const [lng, lat] = [unit.point[0] + dx, unit.point[1] + dy];
+      for (const rings of unit.parts) {
+        const full = distanceToEdges(g.xy, rings, lng, lat);
+        const bounded = distanceToEdgesWithin(g.xy, rings, lng, lat, limit);
+        if (full <= limit) assert.ok(Math.abs(bounded - full) < 1e-6, `${full} vs ${bounded}`);
+        else assert.equal(bounded, Infinity);
+      }
+    }), { numRuns: 2000 });
+});

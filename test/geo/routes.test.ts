@@ -171,6 +171,45 @@ describe('geography routes (open)', () => {
     }
   });
 
+  it('province, district and commune records carry their location: a point inside from the boundaries, else pumi\'s', async () => {
+    const listed = await get('/v1/communes/1206');
+    assert.match(String(listed.headers['x-attribution']), /CC BY 4\.0/, 'locations come with the attribution');
+    const communes = listed.json().data as { code: string; location: { lat: number; lng: number; source: string; bbox: unknown } | null }[];
+    for (const c of communes) {
+      assert.ok(c.location, c.code);
+      if (geo.unshapedCommune(c.code)) {
+        assert.equal(c.location.source, 'pumi', c.code); // created after 2014: no polygon of its own
+      } else {
+        assert.equal(c.location.source, 'boundaries', c.code);
+        assert.equal(geo.communeAt(c.location.lng, c.location.lat), c.code, `${c.code}: its point is inside it`);
+      }
+    }
+    const { gazetteer } = await import('../helper.js');
+    const districtResponse = await get(`/districts/${gazetteer().byCode('1201')!.id}`);
+    assert.match(String(districtResponse.headers['x-attribution']), /Open Development Cambodia/);
+    const district = districtResponse.json().data;
+    assert.equal(district.location.source, 'boundaries');
+    assert.ok(geo.communeAt(district.location.lng, district.location.lat)?.startsWith('1201'));
+    const { min_lat, max_lat, min_lng, max_lng } = district.location.bbox;
+    assert.ok(min_lat < district.location.lat && district.location.lat < max_lat && min_lng < district.location.lng && district.location.lng < max_lng);
+    const village = (await get(`/villages/${gazetteer().byCode('12010101')!.id}`)).json().data;
+    assert.equal(village.location, undefined, 'villages have no location');
+    const villages = (await get('/v1/villages/120101')).json().data;
+    assert.equal(villages[0].location, undefined);
+  });
+
+  it('the dataset download has the locations from the boundaries, with their attribution', async () => {
+    const response = await get('/v1/dataset?format=json&level=district');
+    assert.equal(response.statusCode, 200);
+    assert.match(String(response.headers['x-attribution']), /CC BY 4\.0/);
+    const body = response.json();
+    assert.match(body.attribution, /Open Development Cambodia/);
+    for (const unit of body.units as Record<string, string | number>[]) {
+      assert.equal(unit.location_source, 'boundaries', String(unit.code));
+      assert.ok(geo.contains(geo.shape(String(unit.code))!, Number(unit.lng), Number(unit.lat)), `${unit.code}: its point is inside it`);
+    }
+  });
+
   it('the OpenAPI document has the geography operations and the attribution', async () => {
     const doc = (await get('/openapi.json')).json();
     for (const path of ['/v1/reverse', '/reverse', '/v1/boundaries/{code}']) assert.ok(doc.paths[path], path);

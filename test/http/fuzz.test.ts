@@ -15,9 +15,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { ERROR_CODES } from '../../src/http/schemas/common.js';
 import type { Level, Unit } from '../../src/gazetteer/types.js';
-import { etagFor } from '../../src/http/caching.js';
+import { dataVersion, etagFor } from '../../src/http/caching.js';
 import { API_VERSION } from '../../src/version.js';
-import { appOptions, gazetteer, unit } from '../helper.js';
+import { appOptions, gazetteer, geography, unit } from '../helper.js';
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
 interface Req {
@@ -35,7 +35,8 @@ interface Res {
 }
 
 const DATASET_VERSION = gazetteer().version;
-const ETAG = etagFor(API_VERSION, DATASET_VERSION);
+// The data responses' ETag names the dataset and the geometry (appOptions loads both).
+const ETAG = etagFor(API_VERSION, dataVersion(DATASET_VERSION, geography().version));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SANE_ID = /^[A-Za-z0-9._~:/+=-]{1,128}$/;
 const READ_METHODS = new Set<Method>(['GET', 'HEAD']);

@@ -45,7 +45,13 @@ const DATA_PATHS = [
 ];
 /** Open routes about the service itself, not its data. */
 const SERVICE_PATHS = ['/health', '/ready'];
-const ALL_PATHS = [...DATA_PATHS, ...SERVICE_PATHS];
+/** The geography routes (src/http/features/geo): reverse geocoding (GET, and POST for a batch) and boundaries (GeoJSON). */
+const GEO_PATHS = ['/reverse', '/v1/reverse', '/v1/boundaries/{code}'];
+const ALL_PATHS = [...DATA_PATHS, ...SERVICE_PATHS, ...GEO_PATHS];
+/** Operations besides GET, by path. */
+const OTHER_METHODS: Record<string, string[]> = { '/v1/resolve': ['post'], '/v1/reverse': ['post'] };
+/** Responses that are not JSON, by path (200 only). */
+const OTHER_TYPES: Record<string, string> = { '/v1/boundaries/{code}': 'application/geo+json' };
 
 interface Operation {
   operationId?: string;
@@ -102,14 +108,13 @@ describe('GET /openapi.json', async () => {
     }
   });
 
-  it('leaves the documentation routes and the CORS preflight route out, and documents only GET (and the batch resolve POST)', () => {
+  it('leaves the documentation routes and the CORS preflight route out, and documents only GET (and the listed POSTs)', () => {
     for (const path of Object.keys(doc.paths)) {
       assert.ok(!path.startsWith('/docs') && path !== '/openapi.json' && path !== '/*' && path !== '/{*}', `${path} is documented`);
     }
     for (const [path, item] of Object.entries(doc.paths)) {
-      // POST /v1/resolve is the one non-GET route: a batch of addresses that does not fit in a URL; it only reads.
-      const methods = path === '/v1/resolve' ? ['get', 'post'] : ['get'];
-      assert.deepEqual(Object.keys(item), methods, `${path} documents ${Object.keys(item).join(', ')}`);
+      // The non-GET routes: batches that do not fit in a URL (POST /v1/resolve, POST /v1/reverse); they only read.
+      assert.deepEqual(Object.keys(item), ['get', ...(OTHER_METHODS[path] ?? [])], `${path} documents ${Object.keys(item).join(', ')}`);
     }
     const batch = (doc.paths['/v1/resolve'] as { post: { description: string } }).post;
     assert.match(batch.description, /reads, never writes/);
@@ -126,7 +131,8 @@ describe('GET /openapi.json', async () => {
       const responses = operation.responses ?? {};
       for (const status of ['200', '400', '404', '500']) {
         assert.ok(responses[status]?.description, `GET ${path} does not document ${status} (with a description)`);
-        assert.ok(responses[status].content?.['application/json']?.schema, `GET ${path} ${status} has no JSON schema`);
+        const type = (status === '200' && OTHER_TYPES[path]) || 'application/json';
+        assert.ok(responses[status].content?.[type]?.schema, `GET ${path} ${status} has no ${type} schema`);
       }
     }
   });

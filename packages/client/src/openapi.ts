@@ -620,6 +620,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -1921,6 +1940,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -3245,6 +3283,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -3278,6 +3335,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -3323,6 +3399,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -5337,6 +5432,25 @@ export interface operations {
                              * @description Unit identifier (UUID).
                              */
                             id: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Name in the requested language. */
                             name: string;
                             /** @description Extension: the unit's own postal code. */
@@ -10087,7 +10201,7 @@ export interface operations {
     v1Boundary: {
         parameters: {
             query?: {
-                /** @description Simplification for web maps: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker). */
+                /** @description Simplification for web maps, one of the digits 0-3: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker). */
                 simplify?: number;
             };
             header?: never;
@@ -10728,6 +10842,25 @@ export interface operations {
                             code: string;
                             /** @description NCDD code of the district (4 digits). */
                             district_code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -11955,6 +12088,25 @@ export interface operations {
                         data: {
                             /** @description NCDD code of the district (4 digits). */
                             code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -12542,6 +12694,25 @@ export interface operations {
                         data: {
                             /** @description NCDD code of the province (2 digits). */
                             code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13130,6 +13301,25 @@ export interface operations {
                         data: {
                             /** @description NCDD code of the province (2 digits). */
                             code: string;
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -16260,6 +16450,25 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             level: "province";
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /**
                              * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
@@ -16276,6 +16485,25 @@ export interface operations {
                             code: string;
                             /** @enum {string} */
                             level: "district";
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /**
                              * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
@@ -16296,6 +16524,25 @@ export interface operations {
                             district_code: string;
                             /** @enum {string} */
                             level: "commune";
+                            /** @description Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries. */
+                            location?: {
+                                /** @description Bounding box. */
+                                bbox: {
+                                    max_lat: number;
+                                    max_lng: number;
+                                    min_lat: number;
+                                    min_lng: number;
+                                } | null;
+                                /** @description Latitude of a point inside the unit. */
+                                lat: number;
+                                /** @description Longitude of a point inside the unit. */
+                                lng: number;
+                                /**
+                                 * @description `boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; `pumi`: the dataset's centroid and box, for a commune created after 2014.
+                                 * @enum {unknown}
+                                 */
+                                source: "boundaries" | "pumi";
+                            } | null;
                             /**
                              * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}

@@ -2,6 +2,7 @@
 import type { Static } from 'typebox';
 import type { Gazetteer } from '../../gazetteer/gazetteer.js';
 import type { Unit } from '../../gazetteer/types.js';
+import type { Locator } from '../../geo/locations.js';
 import type {
   CommuneDetail, CommuneListItem, DistrictDetail, DistrictListItem, ProvinceDetail, ProvinceListItem, VillageDetail,
   VillageListItem,
@@ -14,7 +15,9 @@ export const nameIn = (unit: Unit, lang: Lang): string => (lang === 'km' ? unit.
 const unitTypeIn = (unit: Unit, lang: Lang): string => (lang === 'km' ? unit.unit_type_km : unit.unit_type_latin);
 
 /** The presenters of one gazetteer. */
-export function identifierPresenters(gazetteer: Gazetteer) {
+export function identifierPresenters(gazetteer: Gazetteer, locate?: Locator) {
+  /** `location` on province, district and commune details, with a locator (src/geo/locations.ts). */
+  const where = (unit: Unit) => (locate ? { location: locate(unit) } : {});
   const span = (unit: Unit) => {
     const { prefix, range } = gazetteer.postalSpan(unit.code);
     return { postal_code_prefix: prefix, postal_code_range: range };
@@ -28,19 +31,19 @@ export function identifierPresenters(gazetteer: Gazetteer) {
   const provinceDetail = (unit: Unit, lang: Lang): Static<typeof ProvinceDetail> => {
     const { districts, communes, villages } = counts(unit);
     return { ...common(unit, lang), type: unit.type === 'capital' ? 'capital' : 'province', ...span(unit), ...own(unit),
-      total_districts: districts, total_communes: communes, total_villages: villages };
+      total_districts: districts, total_communes: communes, total_villages: villages, ...where(unit) };
   };
   const districtDetail = (unit: Unit, lang: Lang): Static<typeof DistrictDetail> => {
     const [province] = gazetteer.ancestors(unit.code).map((u) => ref(u, lang));
     const { communes, villages } = counts(unit);
     return { ...common(unit, lang), type: 'district', ...span(unit), ...own(unit),
-      province_id: province!.id, province_name: province!.name, total_communes: communes, total_villages: villages };
+      province_id: province!.id, province_name: province!.name, total_communes: communes, total_villages: villages, ...where(unit) };
   };
   const communeDetail = (unit: Unit, lang: Lang): Static<typeof CommuneDetail> => {
     const [province, district] = gazetteer.ancestors(unit.code).map((u) => ref(u, lang));
     return { ...common(unit, lang), type: 'commune', ...span(unit), ...own(unit),
       district_id: district!.id, district_name: district!.name, province_id: province!.id, province_name: province!.name,
-      total_villages: counts(unit).villages };
+      total_villages: counts(unit).villages, ...where(unit) };
   };
   const villageDetail = (unit: Unit, lang: Lang): Static<typeof VillageDetail> => {
     const [province, district, commune] = gazetteer.ancestors(unit.code).map((u) => ref(u, lang));

@@ -1,5 +1,6 @@
 /** Records of the identifier-based shape (UUIDs, `statusCode` envelope, `lang`), as the API specification lists them. */
 import { Type, type TSchema } from 'typebox';
+import { LocationField } from '../features/geo/schemas.js';
 import { Metadata, PostalCode, PostalCodePrefix, PostalCodeRange, Uuid } from './common.js';
 
 const Name = Type.String({ description: 'Name in the requested language.' });
@@ -40,6 +41,7 @@ export const ProvinceDetail = Type.Object({
   total_villages: Total('villages'),
   ...DetailExtensions,
   postal_code: OwnPostalCode,
+  ...LocationField,
 }, { additionalProperties: false });
 
 export const DistrictListItem = Type.Object({
@@ -64,6 +66,7 @@ export const DistrictDetail = Type.Object({
   total_villages: Total('villages'),
   ...DetailExtensions,
   postal_code: OwnPostalCode,
+  ...LocationField,
 }, { additionalProperties: false });
 
 export const CommuneListItem = Type.Object({
@@ -84,6 +87,7 @@ export const CommuneDetail = Type.Object({
   total_villages: Total('villages'),
   ...DetailExtensions,
   postal_code: OwnPostalCode,
+  ...LocationField,
 }, { additionalProperties: false });
 
 export const VillageListItem = Type.Object({

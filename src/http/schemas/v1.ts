@@ -1,5 +1,6 @@
 /** Records of the code-based shape (`/v1`, NCDD codes, `name_en` and `name_km`, all strings). */
 import { Type, type TSchema } from 'typebox';
+import { LocationField } from '../features/geo/schemas.js';
 import { NcddCode, PostalCode } from './common.js';
 
 const NameEn = Type.String({ description: 'Latin-script name (NCDD romanization).' });
@@ -10,6 +11,7 @@ export const V1Province = Type.Object({
   name_en: NameEn,
   name_km: NameKm,
   postal_code: PostalCode,
+  ...LocationField,
 }, { additionalProperties: false, examples: [{ code: '12', name_en: 'Phnom Penh', name_km: 'ភ្នំពេញ', postal_code: '120000' }] });
 
 export const V1District = Type.Object({
@@ -18,6 +20,7 @@ export const V1District = Type.Object({
   name_km: NameKm,
   province_code: NcddCode(2, 'province'),
   postal_code: { ...PostalCode, description: 'Extension: the district\'s own postal code.' },
+  ...LocationField,
 }, { additionalProperties: false });
 
 export const V1Commune = Type.Object({
@@ -26,6 +29,7 @@ export const V1Commune = Type.Object({
   name_km: NameKm,
   district_code: NcddCode(4, 'district'),
   postal_code: PostalCode,
+  ...LocationField,
 }, { additionalProperties: false });
 
 export const V1Village = Type.Object({

@@ -69,8 +69,10 @@ describe('GET /v1/dataset', () => {
     assert.match(body.attribution, /NCDD/);
     assert.equal(body.features.length, 25);
     const pp = body.features.find((f: { id: string }) => f.id === '12');
-    assert.equal(pp.geometry.type, 'Point');
-    const [lng, lat] = pp.geometry.coordinates as [number, number];
+    // The server loads the boundaries (so do the tests): a province is its MultiPolygon, lat/lng a point inside it.
+    assert.equal(pp.geometry.type, 'MultiPolygon');
+    assert.match(body.attribution, /CC BY 4\.0/);
+    const { lng, lat } = pp.properties as { lng: number; lat: number };
     assert.ok(lng > 104.5 && lng < 105.2 && lat > 11.3 && lat < 11.8, `Phnom Penh at ${lat}, ${lng}`);
   });
 

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../../src/http/app.js';
-import { CACHE_CONTROL, etagFor } from '../../../src/http/caching.js';
+import { CACHE_CONTROL, dataVersion, etagFor } from '../../../src/http/caching.js';
 import { API_VERSION } from '../../../src/version.js';
-import { appOptions, gazetteer } from '../../helper.js';
+import { appOptions, gazetteer, geography } from '../../helper.js';
 
 describe('headers around every response', async () => {
   const app = await buildApp(appOptions());
@@ -34,7 +34,7 @@ describe('headers around every response', async () => {
   it('sends a weak ETag and Cache-Control on data responses, and 304 for a matching If-None-Match', async () => {
     const first = await app.inject('/v1/provinces');
     const etag = String(first.headers.etag);
-    assert.equal(etag, etagFor(API_VERSION, gazetteer().version));
+    assert.equal(etag, etagFor(API_VERSION, dataVersion(gazetteer().version, geography().version)));
     assert.match(etag, /^W\/"[A-Za-z0-9_-]{16}"$/);
     assert.equal(first.headers['cache-control'], CACHE_CONTROL);
     for (const ifNoneMatch of [etag, etag.slice(2), `"other", ${etag}`, '*']) {

@@ -12,6 +12,7 @@ import { EXPORT_COLUMNS } from '../../../gazetteer/export.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import { boundaryFeature } from '../../../geo/boundaries.js';
 import type { Geography } from '../../../geo/geography.js';
+import type { Locator } from '../../../geo/locations.js';
 import { LEVELS, type Level } from '../../../gazetteer/types.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { bodyOf, chooseEncoding, etagOf, matchesFile, PreparedFiles } from '../../precompressed.js';
@@ -47,7 +48,7 @@ const DatasetCsv = Type.String({ description: 'format=csv: RFC 4180 with a heade
 /** Downloads are the same for a dataset version: clients may keep them a day, then revalidate with If-None-Match. */
 const CACHE_CONTROL = 'private, max-age=86400';
 
-export async function datasetRoutes(app: FastifyInstance, { gazetteer, geo }: { gazetteer: Gazetteer; geo?: Geography }): Promise<void> {
+export async function datasetRoutes(app: FastifyInstance, { gazetteer, geo, locate }: { gazetteer: Gazetteer; geo?: Geography; locate?: Locator }): Promise<void> {
   /** Boundaries as stored (no simplification), where the geography knows the unit. */
   const geometry = geo ? {
     geometryOf: (unit: { code: string; level: Level }) => {
@@ -56,6 +57,8 @@ export async function datasetRoutes(app: FastifyInstance, { gazetteer, geo }: { 
       return feature && { geometry: feature.geometry, properties: { approximate: feature.properties.approximate, split_from: feature.properties.split_from } };
     },
     boundaryAttribution: geo.attribution,
+    // lat/lng and boxes: a point inside each province, district and commune (src/geo/locations.ts).
+    locate,
   } : {};
   const fileOf = (format: DownloadFormat, level: Level | undefined) => downloadFile(gazetteer, format, level, geometry);
   const files = new PreparedFiles<`${DownloadFormat}|${Level | 'all'}`>((key) => {
@@ -90,6 +93,7 @@ export async function datasetRoutes(app: FastifyInstance, { gazetteer, geo }: { 
     const level = request.query.level;
     const file = await files.get(`${format}|${level ?? 'all'}`);
     const { filename, contentType } = fileOf(format, level);
+    if (geo) reply.header('x-attribution', geo.attribution);
     const encoding = chooseEncoding(request.headers['accept-encoding']);
     reply.header('vary', 'Accept-Encoding').header('cache-control', CACHE_CONTROL).header('etag', etagOf(file, encoding));
     if (matchesFile(request.headers['if-none-match'], file)) return reply.code(304).send(null);

@@ -13,7 +13,7 @@ import { boundaryFeature } from '../../../geo/boundaries.js';
 import type { Geography } from '../../../geo/geography.js';
 import type { AccessControl } from '../../../keys/access-control.js';
 import { API_VERSION } from '../../../version.js';
-import { CACHE_CONTROL, etagFor, matchesEtag } from '../../caching.js';
+import { CACHE_CONTROL, dataVersion, etagFor, matchesEtag } from '../../caching.js';
 import { ApiError, gone, invalidRequest, notFound } from '../../errors.js';
 import { TAGS } from '../../plugins/openapi.js';
 import type { Lang } from '../../presenters/identifier.js';
@@ -120,7 +120,7 @@ export async function geoRoutes(app: FastifyInstance, { gazetteer, geo, access }
   });
 
   // Boundaries: bytes made once per unit and level, on first request, and kept (at most 1,868 units × 4 levels).
-  const etag = etagFor(API_VERSION, `${gazetteer.version}+geo.${geo.version}`);
+  const etag = etagFor(API_VERSION, dataVersion(gazetteer.version, geo.version));
   const bodies = new Map<string, Buffer>();
   typed.get('/v1/boundaries/:code', {
     schema: {

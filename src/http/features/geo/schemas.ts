@@ -127,6 +127,22 @@ export const IdentifierReverseResponse = Type.Object({
   metadata: Metadata,
 }, { additionalProperties: false, description: 'The commune the point is in.' });
 
+// ---- locations on hierarchy records ----
+export const UnitLocationSchema = Type.Union([Type.Object({
+  lat: Type.Number({ description: 'Latitude of a point inside the unit.' }),
+  lng: Type.Number({ description: 'Longitude of a point inside the unit.' }),
+  bbox: Type.Union([Type.Object({
+    min_lat: Type.Number(), min_lng: Type.Number(), max_lat: Type.Number(), max_lng: Type.Number(),
+  }, { additionalProperties: false }), Type.Null()], { description: 'Bounding box.' }),
+  source: Type.Enum(['boundaries', 'pumi'], { description: '`boundaries`: a point inside the 2014 polygon (pole of inaccessibility) and its box; '
+    + '`pumi`: the dataset\'s centroid and box, for a commune created after 2014.' }),
+}, { additionalProperties: false }), Type.Null()], {
+  description: 'Extension: where the unit is (a point inside it, not the centre of its box), or null if unknown. Boundaries CC BY 4.0: '
+    + 'Open Development Cambodia / Open Development Mekong (2014), via geoBoundaries.',
+});
+/** The optional `location` field of province, district and commune records. */
+export const LocationField = { location: Type.Optional(UnitLocationSchema) };
+
 // ---- boundaries ----
 export const BoundaryParams = Type.Object({
   code: Type.String({ pattern: '^([0-9]{2}){1,3}$', description: 'NCDD code of a province (2 digits), district (4) or commune (6).', examples: ['1201'] }),
@@ -135,7 +151,7 @@ export const BoundaryParams = Type.Object({
 export const SIMPLIFY_TOLERANCE = [0, 0.0005, 0.002, 0.01] as const;
 export const BoundaryQuery = Type.Object({
   simplify: Type.Optional(Type.Integer({ minimum: 0, maximum: 3, default: 0,
-    description: 'Simplification for web maps: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker).' })),
+    description: 'Simplification for web maps, one of the digits 0-3: 0 as stored (1e-6 degree grid), 1 about 50 m, 2 about 200 m, 3 about 1 km (Douglas-Peucker).' })),
 }, { additionalProperties: false });
 
 export const BoundaryFeature = Type.Object({

@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
+import type { Locator } from '../../../geo/locations.js';
 import { invalidRequest, notFound, unitById } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
@@ -24,14 +25,17 @@ function responses<T extends object>(ok: T) {
   return { 200: ok, 304: NotModified, ...errorResponses(IdentifierError) };
 }
 
-export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
+export async function identifierHierarchyRoutes(app: FastifyInstance, { gazetteer, payloads, locate }: { gazetteer: Gazetteer; payloads: PayloadCache; locate?: Locator }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const present = identifierPresenters(gazetteer);
+  const present = identifierPresenters(gazetteer, locate);
   const langOf = (request: FastifyRequest) => ((request.query as { lang?: Lang }).lang ?? 'en');
 
   /** The detail body of a unit: the same for its id and its slug path. */
-  const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) =>
+  const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) => {
+    // Locations derive from the boundaries (CC BY 4.0): their attribution goes with them.
+    if (locate && unit.level !== 'village') reply.header('x-attribution', locate.attribution);
     payloads.sendIdentifier(reply, `detail|${unit.code}|${lang}`, () => present.detail(unit, lang));
+  };
 
   // The id of a retired unit answers 410 Gone with its successors.
   const find = (id: string, level: Level): Unit => unitById(gazetteer, id, level);

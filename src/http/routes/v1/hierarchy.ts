@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
+import type { Locator } from '../../../geo/locations.js';
 import { CODE_LENGTH } from '../../../gazetteer/types.js';
 import { unitByCode } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';
@@ -19,11 +20,14 @@ function responses(record: TSchema, description: string) {
   return { 200: V1Envelope(record, description), 304: NotModified, ...errorResponses(V1Error) };
 }
 
-export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
+export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, payloads, locate }: { gazetteer: Gazetteer; payloads: PayloadCache; locate?: Locator }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   /** The cached `{ status, data }` body listing these units. */
-  const success = (reply: FastifyReply, key: string, units: () => readonly Unit[]) =>
-    payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: units().map(v1Record) }));
+  const success = (reply: FastifyReply, key: string, units: () => readonly Unit[]) => {
+    // The records' locations derive from the boundaries (CC BY 4.0): their attribution goes with them.
+    if (locate) reply.header('x-attribution', locate.attribution);
+    payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: units().map((u) => v1Record(u, locate)) }));
+  };
   // A retired code answers 410 Gone with its successors.
   const find = (code: string, level: Level): Unit => unitByCode(gazetteer, code, level);
   const codeParams = (name: string, level: Level) =>

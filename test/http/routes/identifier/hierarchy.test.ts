@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildApp } from '../../../../src/http/app.js';
-import { appOptions, unit } from '../../../helper.js';
+import { unitLocator } from '../../../../src/geo/locations.js';
+import { appOptions, gazetteer, geography, unit } from '../../../helper.js';
+
+/** The `location` extension of province, district and commune details (src/geo/locations.ts). */
+const locate = unitLocator(geography(), gazetteer());
 
 describe('identifier-based hierarchy routes', async () => {
   const app = await buildApp(appOptions());
@@ -29,7 +33,7 @@ describe('identifier-based hierarchy routes', async () => {
       data: {
         id: unit('12').id, name: 'Phnom Penh', type: 'capital', postal_code_prefix: '12', postal_code_range: '120000-121407',
         total_districts: 14, total_communes: 105, total_villages: 953, code: '12', unit_type: 'Reach Theani',
-        slug: 'phnom-penh', href: '/locations/phnom-penh', postal_code: '120000',
+        slug: 'phnom-penh', href: '/locations/phnom-penh', postal_code: '120000', location: locate(unit('12')),
       },
       metadata: { correlationId: (body as unknown as { metadata: { correlationId: string } }).metadata.correlationId },
     });
