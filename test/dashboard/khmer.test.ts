@@ -2,20 +2,22 @@
  * Khmer pages show no English UI string and one digit style: every page of the dashboard, in every state a visitor
  * can reach (results, errors, keys, usage, confirmations), rendered in Khmer, is searched for Latin words and ASCII
  * digits outside code (keys, commands), the language switch (which names English in English) and a short list of
- * names that are not translated (the product, API, JSON, OpenAPI, pumi).
+ * names that are not translated (the product, API, JSON, OpenAPI, pumi, the key prefixes).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, type DashboardApp, dashboardApp, issueKey, signedUp } from './helper.js';
 
-const NOT_TRANSLATED = new Set(['kh', 'address', 'API', 'JSON', 'OpenAPI', 'pumi']);
+/** Names, and the key prefixes (khk_…, khp_…) that tell the kinds of key apart. */
+const NOT_TRANSLATED = new Set(['kh', 'address', 'API', 'JSON', 'OpenAPI', 'pumi', 'khk', 'khp']);
 
 const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
 /** What a reader sees or hears of the page: text, titles, labels, placeholders; not code, style, script or input values. */
 export function visibleText(page: string): string[] {
   const body = page
-    .replace(/<(style|script|code|pre)\b[^>]*>[\s\S]*?<\/\1>/g, ' ')
+    // Code, and what the user typed (textarea contents; input values are attributes, not read here).
+    .replace(/<(style|script|code|pre|textarea)\b[^>]*>[\s\S]*?<\/\1>/g, ' ')
     .replace(/<a\b[^>]*\blang="en"[^>]*>[\s\S]*?<\/a>/g, ' ');
   const texts: string[] = [];
   for (const [, name, value] of body.matchAll(/\s(aria-label|placeholder|title|alt|data-label|data-copied)="([^"]*)"/g)) texts.push(`${name}=${value}`);
@@ -94,11 +96,16 @@ describe('Khmer pages', () => {
     pages.rotate = (await client.get(`/dashboard/keys/${id}/rotate`)).body;
     pages.revoke = (await client.get(`/dashboard/keys/${id}/revoke`)).body;
     pages.badName = (await client.post('/dashboard/keys', { name: 'x\u0000' })).body;
+    pages.badOrigins = (await client.post('/dashboard/browser-keys', { name: 'web', origins: 'shop.example.com/checkout' })).body;
+    await client.get('/dashboard');
+    pages.browserKeyShown = (await issueKey(client, '/dashboard/browser-keys', { name: 'ទំព័រ', origins: 'https://shop.example.com' })).shown.body;
+    pages.withBrowserKey = (await client.get('/dashboard')).body;
     pages.noSuchKey = (await client.get('/dashboard/keys/key_000000000000/revoke')).body;
     pages.alreadyShown = (await client.get(String((await client.post('/dashboard/keys', {})).headers.location)).then(() => client.get('/dashboard/keys/new/AAAAAAAAAAAAAAAAAAAAAA'))).body;
     await client.get(`/dashboard/keys/${id}/revoke`);
     await client.post(`/dashboard/keys/${id}/revoke`, {});
     pages.revoked = (await client.get('/dashboard')).body;
+    assert.match(pages.badOrigins!, /role="alert">ប្រភពទាំងនេះមិនអាចប្រើបានទេ/);
     assert.match(pages.revoke!, /ដកហូត/);
     assert.doesNotMatch(pages.revoke!, /<button[^>]*>បោះបង់/, 'Revoke is not a word for Cancel');
     assert.match(pages.used!, /class="y-max"[^>]*>១</);
