@@ -14,6 +14,13 @@ export type GeometryOf = (unit: Unit) => { geometry: object; properties?: Record
 export const DOWNLOAD_FORMATS = ['json', 'csv', 'geojson'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
 
+/** The media type of each format. */
+export const DOWNLOAD_CONTENT_TYPES: Record<DownloadFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8; header=present',
+  geojson: 'application/geo+json',
+};
+
 export const LICENCE = 'Compilation and code: MIT (kh-address). Names, codes and centroids: the NCDD gazetteer as maintained by '
   + 'the pumi project (github.com/dwilkie/pumi), MIT (c) 2019 David Wilkie. Postal codes: MPTC Prakas No. 77 of 30 December 2025, '
   + 'a government document free for public use with citation.';
@@ -56,14 +63,14 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
   };
   switch (format) {
     case 'json':
-      return { filename, contentType: 'application/json; charset=utf-8', units: units.length, chunks: (function* () {
+      return { filename, contentType: DOWNLOAD_CONTENT_TYPES.json, units: units.length, chunks: (function* () {
         // The metadata first, then one unit per line: readable, diffable, and still one JSON document.
         yield `${JSON.stringify(header).slice(0, -1)},"columns":${JSON.stringify(EXPORT_COLUMNS)},"units":[\n`;
         for (let i = 0; i < units.length; i++) yield `${i === 0 ? '' : ',\n'}${JSON.stringify(exportRecord(units[i]!, locate))}`;
         yield '\n]}\n';
       })() };
     case 'csv':
-      return { filename, contentType: 'text/csv; charset=utf-8; header=present', units: units.length, chunks: (function* () {
+      return { filename, contentType: DOWNLOAD_CONTENT_TYPES.csv, units: units.length, chunks: (function* () {
         yield csvRow([...EXPORT_COLUMNS, 'dataset_version']);
         for (const unit of units) {
           const record = exportRecord(unit, locate);
@@ -71,7 +78,7 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
         }
       })() };
     case 'geojson':
-      return { filename, contentType: 'application/geo+json', units: units.length, chunks: (function* () {
+      return { filename, contentType: DOWNLOAD_CONTENT_TYPES.geojson, units: units.length, chunks: (function* () {
         // RFC 7946 allows foreign members: the version, licence and attribution travel with the features.
         const note = geometryOf
           ? 'Provinces, districts and communes: MultiPolygon boundaries (2014 polygons matched to NCDD codes; approximate=true where a commune was split later); villages: Points at their centroids (pumi).'
