@@ -12,8 +12,15 @@ export function asciiDigits(text: string): string {
   return KHMER_DIGIT.test(text) ? text.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : text;
 }
 
+/**
+ * A lookup table without a prototype: looked up with words people type, `constructor` or `__proto__` must find
+ * nothing (with a plain object they found Object's, and a query "constructor" was a 500).
+ */
+const table = (entries: Record<string, string>): Readonly<Record<string, string | undefined>> =>
+  Object.freeze(Object.assign(Object.create(null) as Record<string, string>, entries));
+
 /** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */
-const NUMBER_WORDS: Record<string, string> = {
+const NUMBER_WORDS = table({
   muoy: '1', mouy: '1', muy: '1', moy: '1',
   pir: '2', pi: '2',
   bei: '3', bey: '3',
@@ -21,10 +28,10 @@ const NUMBER_WORDS: Record<string, string> = {
   pram: '5', bram: '5',
   prammuoy: '6', prampir: '7', prambei: '8', prambuon: '9',
   dap: '10', dop: '10',
-};
+});
 /** "pram muoy" written as two words. */
-const AFTER_PRAM: Record<string, string> = { '1': '6', '2': '7', '3': '8', '4': '9' };
-const ROMAN: Record<string, string> = { i: '1', ii: '2', iii: '3', iv: '4' };
+const AFTER_PRAM = table({ '1': '6', '2': '7', '3': '8', '4': '9' });
+const ROMAN = table({ i: '1', ii: '2', iii: '3', iv: '4' });
 /** Words that only announce a number: "Ti" (ទី, ordinal), "Lekh"/"No" (number). Dropped before digits. */
 const NUMBER_MARKERS = new Set(['ti', 'ty', 'lekh', 'no']);
 
