@@ -161,6 +161,9 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
 
   /** At most KEY_ACTIONS_PER_MINUTE key changes per account (checked and taken before any store call). */
   const limitKeyActions = async (request: FastifyRequest, reply: FastifyReply) => {
+    // An id that is not of the key format names no key: a 404 (as ownKey answers), without using up an action.
+    const { id } = (request.params ?? {}) as { id?: string };
+    if (id !== undefined && !isKeyId(id)) throw new PageError(404, 'noSuchKey');
     const decision = keyActionLimiter.take(request.account!.id, KEY_ACTIONS_PER_MINUTE);
     if (decision.allowed) return;
     const ctx = await context(request, reply);
