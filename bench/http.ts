@@ -164,19 +164,27 @@ async function main(): Promise<void> {
   const searchQueries = [...new Set((JSON.parse(readFileSync(join(root, 'test/search/relevance-cases.json'), 'utf8')) as { q: string }[]).map((c) => c.q))];
   const mix = searchQueries.filter((_, i) => i % 4 === 0).slice(0, 60);
   const district = gazetteer.byCode('1201')!.id;
+  // Real addresses of the evaluation set, every fifth (different each request of the mix: cached after the first).
+  const addresses = (JSON.parse(readFileSync(join(root, 'test/address/eval-cases.json'), 'utf8')) as { input: string }[])
+    .map((c) => c.input).filter((_, i) => i % 5 === 0).slice(0, 100);
   const scenarios: Scenario[] = [
     { name: 'province list', requests: [{ path: '/provinces', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'district by id', requests: [{ path: `/districts/${district}`, headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'villages of a commune (/v1)', requests: [{ path: '/v1/villages/120101', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: 'lookup by postal code', requests: [{ path: '/lookup/120101', headers: keyed }], minRatio: 0.8, maxP99Ratio: 2, expectStatus: 200 },
     { name: `search mix (${mix.length} queries)`, requests: mix.map((q) => ({ path: `/search?q=${encodeURIComponent(q)}`, headers: keyed })), minRatio: 0.4, expectStatus: 200 },
+    { name: `resolve mix (${addresses.length} addresses, /v1)`, requests: addresses.map((q) => ({ path: `/v1/resolve?q=${encodeURIComponent(q)}`, headers: keyed })), minRatio: 0.3, expectStatus: 200 },
+    { name: 'resolve batch of 100 (POST /v1)', requests: [{ method: 'POST', path: '/v1/resolve', headers: { ...keyed, 'content-type': 'application/json' }, body: JSON.stringify(addresses.slice(0, 100)) }], expectStatus: 200 },
     { name: '304 revalidation', requests: [{ path: '/v1/provinces', headers: { ...keyed, 'if-none-match': etag } }], expectStatus: 304 },
     { name: '401 without a key', requests: [{ path: '/provinces' }], expectStatus: 401 },
   ];
+  // --only=<text>: only the scenarios whose name contains it (e.g. --only=resolve), for a short run.
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((x) => x.name.includes(only)));
   const captured: { status: number; headers: Record<string, string>; body: string }[] = [];
   for (const scenario of scenarios) {
     for (const [i, request] of scenario.requests.entries()) {
-      const response = await fetch(target.url + request.path!, { headers: request.headers as Record<string, string> });
+      const response = await fetch(target.url + request.path!, { method: request.method ?? 'GET', headers: request.headers as Record<string, string>, body: request.body as string | undefined });
       const body = await response.text();
       if (response.status !== scenario.expectStatus) throw new Error(`${scenario.name}: ${request.path} answered ${response.status}`);
       const headers = Object.fromEntries([...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name)));

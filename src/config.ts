@@ -1,5 +1,6 @@
 /** Typed configuration from the environment. Every variable is listed in the README. */
 import { DEFAULT_DATABASE_URL } from './keys/open-store.js';
+import { parseOrigins } from './keys/origins.js';
 
 export interface Config {
   /** TCP port to listen on. `PORT`, default 3000. */
@@ -40,6 +41,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Log every request and response. `LOG_REQUESTS` on|off, default off. */
   logRequests: boolean;
+  /** Make the widget demo's browser key at start. `DEMO_KEY` on|off, default on. */
+  demoKey: boolean;
+  /** Origins this service is reached at besides http://127.0.0.1:PORT and http://localhost:PORT (the demo key's). `PUBLIC_ORIGIN`, comma-separated. */
+  publicOrigins: string[];
   /** Reverse geocoding: the polygons' precision, a point this close to another commune names it. `GEO_BOUNDARY_TOLERANCE_M`, default 100. */
   geoBoundaryToleranceM: number;
   /** Reverse geocoding: in a hole of the outline (Tonle Sap), the nearest commune up to this far. `GEO_INLAND_MAX_M`, default 30000. */
@@ -99,6 +104,14 @@ function metricsToken(env: NodeJS.ProcessEnv): string {
   return token;
 }
 
+function publicOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = (env.PUBLIC_ORIGIN ?? '').trim();
+  if (raw === '') return [];
+  const parsed = parseOrigins(raw.split(','));
+  if ('problem' in parsed) throw new ConfigError(`PUBLIC_ORIGIN must be comma-separated origins like https://api.example.com: ${parsed.problem}`);
+  return parsed.origins;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -125,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEventLoopDelayMs: integer(env, 'MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     logRequests: onOff(env, 'LOG_REQUESTS', false),
+    demoKey: onOff(env, 'DEMO_KEY', true),
+    publicOrigins: publicOrigins(env),
     geoBoundaryToleranceM: integer(env, 'GEO_BOUNDARY_TOLERANCE_M', 100, 0, 5_000),
     geoInlandMaxM: integer(env, 'GEO_INLAND_MAX_M', 30_000, 0, 100_000),
     geoOutsideMaxM: integer(env, 'GEO_OUTSIDE_MAX_M', 3_000, 0, 100_000),

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { loadGeography } from './geo/geography.js';
 import { buildApp } from './http/app.js';
+import { ensureDemoKey } from './keys/demo-key.js';
 import { createDevelopmentKey, DEVELOPMENT_PLAN, openKeys } from './keys/keys.js';
 import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
@@ -33,9 +34,11 @@ async function main(): Promise<void> {
   const geoAt = performance.now();
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
+  let demoKey: string | undefined;
   const app = await buildApp({
+    widget: { demoKey: () => demoKey },
     gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
-    dashboard: { operatorContact: config.operatorContact },
+    dashboard: { operatorContact: config.operatorContact, maxKeysPerAccount: config.maxKeysPerAccount },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     logRequests: config.logRequests,
@@ -78,6 +81,13 @@ async function main(): Promise<void> {
     const key = await createDevelopmentKey(keys.store);
     const address = app.server.address();
     if (key) printDevelopmentKey(key, typeof address === 'object' && address ? address.port : config.port);
+  }
+  if (config.demoKey) {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const origins = [...new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`, ...config.publicOrigins])];
+    demoKey = (await ensureDemoKey(keys.store, origins)).key;
+    app.log.info({ origins }, 'widget demo key ready: /widget/demo');
   }
 }
 

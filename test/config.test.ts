@@ -7,7 +7,7 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({}), {
       port: 3000, host: '127.0.0.1', logLevel: 'info', databaseUrl: 'sqlite:./var/kh-address.db', usageFlushMs: 1000,
       keyCacheTtlMs: 10_000, keyStaleMs: 600_000, storeTimeoutMs: 5000, maxKeysPerAccount: 10, devKey: true, operatorContact: '', trustProxy: false, metricsToken: '', maxEventLoopDelayMs: 1000,
-      shutdownTimeoutMs: 10_000, logRequests: false, geoBoundaryToleranceM: 100, geoInlandMaxM: 30_000, geoOutsideMaxM: 3000,
+      shutdownTimeoutMs: 10_000, logRequests: false, geoBoundaryToleranceM: 100, geoInlandMaxM: 30_000, geoOutsideMaxM: 3000, demoKey: true, publicOrigins: [],
     });
   });
 
@@ -17,10 +17,12 @@ describe('loadConfig', () => {
       KEY_CACHE_TTL_MS: '0', KEY_STALE_MS: '60000', STORE_TIMEOUT_MS: '2000', MAX_KEYS_PER_ACCOUNT: '3', DEV_KEY: 'off', OPERATOR_CONTACT: ' api@example.org ', TRUST_PROXY: 'on',
       METRICS_TOKEN: 'a-long-enough-token', MAX_EVENT_LOOP_DELAY_MS: '0', SHUTDOWN_TIMEOUT_MS: '5000', LOG_REQUESTS: 'on',
       GEO_BOUNDARY_TOLERANCE_M: '50', GEO_INLAND_MAX_M: '0', GEO_OUTSIDE_MAX_M: '500',
+      DEMO_KEY: 'off', PUBLIC_ORIGIN: 'https://API.example.org/, https://kh.example.org:8443',
     }), {
       port: 8080, host: '0.0.0.0', logLevel: 'warn', databaseUrl: 'postgres://u@db:5432/kh', usageFlushMs: 250, keyCacheTtlMs: 0,
       keyStaleMs: 60_000, storeTimeoutMs: 2000, maxKeysPerAccount: 3, devKey: false, operatorContact: 'api@example.org', trustProxy: 1, metricsToken: 'a-long-enough-token', maxEventLoopDelayMs: 0,
       shutdownTimeoutMs: 5000, logRequests: true, geoBoundaryToleranceM: 50, geoInlandMaxM: 0, geoOutsideMaxM: 500,
+      demoKey: false, publicOrigins: ['https://api.example.org', 'https://kh.example.org:8443'],
     });
   });
 
@@ -36,6 +38,8 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/8, *' }), /TRUST_PROXY must be/);
     assert.throws(() => loadConfig({ TRUST_PROXY: '1.5' }), /TRUST_PROXY must be/);
     assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), /METRICS_TOKEN must be 16 to 200/);
+    assert.throws(() => loadConfig({ DEMO_KEY: 'sure' }), /DEMO_KEY must be on or off/);
+    assert.throws(() => loadConfig({ PUBLIC_ORIGIN: 'api.example.org' }), /PUBLIC_ORIGIN must be comma-separated origins/);
     assert.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '10' }), /SHUTDOWN_TIMEOUT_MS must be an integer from 100/);
     assert.throws(() => loadConfig({ GEO_BOUNDARY_TOLERANCE_M: '-1' }), /GEO_BOUNDARY_TOLERANCE_M must be an integer from 0 to 5000/);
     assert.throws(() => loadConfig({ GEO_OUTSIDE_MAX_M: '1e9' }), /GEO_OUTSIDE_MAX_M must be an integer/);

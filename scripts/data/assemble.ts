@@ -49,7 +49,11 @@ export function compareCodes(a: string, b: string): number {
 }
 
 /** Builds the dataset's units ordered by code (provinces, then districts, communes, villages). */
-export function assembleUnits(units: readonly RawUnit[], postal: readonly PostalRow[]): Unit[] {
+/**
+ * `previous`: the units as the last release named them (before the name repairs); a unit whose slug changed keeps
+ * its old one in `former_slugs`, so that old paths keep resolving (GET /locations/... answers 301 to the new one).
+ */
+export function assembleUnits(units: readonly RawUnit[], postal: readonly PostalRow[], previous?: ReadonlyMap<string, RawUnit>): Unit[] {
   const postalByCode = postalCodes(units, postal);
   const childrenOf = new Map<string | null, RawUnit[]>();
   for (const unit of units) {
@@ -60,6 +64,13 @@ export function assembleUnits(units: readonly RawUnit[], postal: readonly Postal
   }
   const slugByCode = new Map<string, string>();
   for (const siblings of childrenOf.values()) for (const [code, slug] of siblingSlugs(siblings)) slugByCode.set(code, slug);
+  const formerSlugs = new Map<string, string[]>();
+  if (previous) {
+    for (const siblings of childrenOf.values()) {
+      const before = siblings.map((u) => previous.get(u.code) ?? u);
+      for (const [code, slug] of siblingSlugs(before)) if (slug !== slugByCode.get(code)) formerSlugs.set(code, [slug]);
+    }
+  }
 
   const hrefOf = (code: string): string => {
     const parts: string[] = [];
@@ -88,5 +99,6 @@ export function assembleUnits(units: readonly RawUnit[], postal: readonly Postal
       iso3166_2: unit.iso3166_2,
       geo: unit.geo,
       wikipedia: unit.wikipedia,
+      ...(formerSlugs.has(unit.code) ? { former_slugs: formerSlugs.get(unit.code)! } : {}),
     }));
 }

@@ -6,6 +6,7 @@
  * `repairs` list and in data/REPAIRS.md. Known defects that are deliberately left as they are come last.
  */
 import type { Repair } from '../../src/gazetteer/types.js';
+import { repairNames } from './names.js';
 import type { RawUnit } from './sources.js';
 
 type NameField = Repair['field'];
@@ -93,7 +94,7 @@ export const KNOWN_UNREPAIRED: readonly { codes: string[]; what: string; handlin
  * Applies the cleaning rules to every name, then the curated repairs, and returns the repaired units with the log
  * of every change. Fails if a curated repair no longer matches its source (the source changed: review the repair).
  */
-export function repairUnits(units: readonly RawUnit[]): { units: RawUnit[]; repairs: Repair[] } {
+export function repairUnits(units: readonly RawUnit[]): { units: RawUnit[]; repairs: Repair[]; cleaned: Map<string, RawUnit> } {
   const repairs: Repair[] = [];
   const byCode = new Map<string, RawUnit>();
   const repaired = units.map((unit) => {
@@ -121,6 +122,9 @@ export function repairUnits(units: readonly RawUnit[]): { units: RawUnit[]; repa
     unit[repair.field] = repair.to;
     repairs.push({ code: repair.code, field: repair.field, before: repair.from, after: repair.to, rule: `curated: ${repair.why}` });
   }
+  // The units as they were before the name repairs of names.ts: their slugs are the former slugs of a renamed unit.
+  const cleaned = new Map(repaired.map((u) => [u.code, { ...u }]));
+  repairs.push(...repairNames(repaired));
   repairs.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  return { units: repaired, repairs };
+  return { units: repaired, repairs, cleaned };
 }

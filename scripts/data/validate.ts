@@ -1,6 +1,7 @@
 /** Build-time checks of the dataset. Each returns every problem it finds, so one build shows them all. */
 import type { Dataset, Level, Unit } from '../../src/gazetteer/types.js';
 import { CODE_LENGTH, LEVELS } from '../../src/gazetteer/types.js';
+import { defectsOf } from './names.js';
 import type { PostalRow } from './sources.js';
 
 export const EXPECTED_COUNTS: Record<Level, number> = { province: 25, district: 210, commune: 1652, village: 14578 };
@@ -66,6 +67,14 @@ export function validateDataset(dataset: Dataset, postal: readonly PostalRow[]):
     siblingSlugs.add(siblingKey);
     if (hrefs.has(unit.href)) problems.push(`${unit.code}: duplicate href ${unit.href}`);
     hrefs.add(unit.href);
+  }
+
+  // No name may keep a defect of the five classes of names.ts.
+  for (const [id, codes] of Object.entries(defectsOf(units))) {
+    if (codes.length > 0) problems.push(`${codes.length} name(s) with defect ${id}: ${codes.slice(0, 10).join(', ')}`);
+  }
+  for (const unit of units) {
+    if (!/^[A-Za-z0-9 '()-]+$/.test(unit.name_latin)) problems.push(`${unit.code} name_latin ${JSON.stringify(unit.name_latin)}: not plain ASCII`);
   }
 
   // The postal table must cover exactly the provinces, districts and communes, with the same names.

@@ -37,13 +37,14 @@ export function evaluate(resolver: AddressResolver, cases: readonly EvalCase[]):
   const misses: EvalReport['misses'] = [];
   const bands = [0, 0.5, 0.7, 0.85, 0.95].map((low, i, all) => ({ low, high: all[i + 1] ?? 1.01, cases: 0, sum: 0, hits: 0 }));
   for (const c of cases) {
-    let got: string[] = [];
+    let got: string[];
     let confidence = 0;
     try {
       const resolution = resolver.resolve(c.input);
       got = resolution.candidates.map((x) => x.unit.code);
       confidence = resolution.candidates[0]?.confidence ?? 0;
     } catch {
+      // Input the resolver refuses (blank, too long) counts as a miss.
       got = [];
     }
     const h1 = got[0] === c.expected_code;

@@ -45,14 +45,6 @@ const RULES: Rule[] = [
   // Postal codes first: six digits standing alone (not part of a longer number or a house number range).
   { kind: 'postal_code', pattern: /(?<![\d\-/#])\d{6}(?![\d\-/])/g },
   { kind: 'country', pattern: /\b(?:the\s+)?(?:Kingdom\s+of\s+)?Cambodia\b|ព្រះរាជាណាចក្រកម្ពុជា|ប្រទេសកម្ពុជា|កម្ពុជា/gi },
-  // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, 12E0 (a unit on a floor).
-  { kind: 'house_number', pattern: /(?:ផ្ទះលេខ|ផ្ទះ)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)/g, value: (m) => m[1]! },
-  {
-    kind: 'house_number',
-    pattern: /(?:#|№|\b(?:No|Nº|House(?:\s+No)?|Home)\b\.?)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)\b/gi,
-    value: (m) => m[1]!,
-  },
-  { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g },
   // National road: National Road 5, NR5, NR.5, Route Nationale 5, ផ្លូវជាតិលេខ៥.
   {
     kind: 'street',
@@ -60,6 +52,14 @@ const RULES: Rule[] = [
     value: (m) => `National Road ${m[1]!}`,
   },
   { kind: 'street', pattern: /ផ្លូវជាតិ(?:លេខ)?\s?(\d{1,3})/g, value: (m) => `National Road ${m[1]!}` },
+  // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, 12E0 (a unit on a floor).
+  { kind: 'house_number', pattern: /(?:ផ្ទះលេខ|ផ្ទះ)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)/g, value: (m) => m[1]! },
+  {
+    kind: 'house_number',
+    pattern: /(?:#|№|\b(?:No|Nº|House(?:\s+No)?|Home)\b\.?)\s?(\d{1,5}(?:[A-Za-z]{1,4}\d{0,3})?(?:[-/+]\s?\d{1,5}[A-Za-z]{0,4})?)\b/gi,
+    value: (m) => m[1]!,
+  },
+  { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g },
   // Numbered street: St. 271, Street 271, St.271, Str 2004, Road 60, ផ្លូវលេខ២៧១, ផ្លូវ២៣.
   { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}` },
   { kind: 'street', pattern: /ផ្លូវ(?:លេខ)?\s?(\d{1,5}(?:[A-Za-z]{1,2})?)/g, value: (m) => `St. ${m[1]!}` },

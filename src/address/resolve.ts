@@ -153,6 +153,9 @@ export class AddressResolver {
   private readonly formerParentsOf: (code: string) => readonly string[];
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose = new Map<string, number[]>();
+  /** Romanization keys and loose keys of names and aliases, sorted: a span no key starts like ends the span's growth. */
+  private readonly keyList: string[];
+  private readonly looseList: string[];
 
   constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
@@ -160,8 +163,7 @@ export class AddressResolver {
     if (this.tables.order.length !== this.units.length) throw new Error('the search index is for other units');
     this.units.forEach((unit, i) => this.indexOf.set(unit.code, i));
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
-    const fromGazetteer = (gazetteer as unknown as { formerParentsOf?: (code: string) => readonly string[] }).formerParentsOf;
-    this.formerParentsOf = options.formerParentsOf ?? (fromGazetteer ? fromGazetteer.bind(gazetteer) : () => []);
+    this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.units.forEach((unit, u) => {
       for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
         const { words, core } = latinForms(name);
@@ -174,6 +176,41 @@ export class AddressResolver {
         }
       }
     });
+    const keys = new Set<string>();
+    for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
+    // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
+    for (const key of this.tables.aliasPrefix.keys) if (!hasKhmerLetter(key)) keys.add(romanizationKey([key]));
+    this.keyList = [...keys].sort();
+    this.looseList = [...this.loose.keys()].sort();
+  }
+
+  /**
+   * Former parents from the gazetteer's unit history, and also those a unit's former codes spell out: an NCDD code
+   * starts with its parent's (121307 was 120107, so it was in 1201), which covers reforms the history table lists
+   * only as recodings. Worked out once per unit.
+   */
+  private historyParents(): (code: string) => readonly string[] {
+    const history = this.gazetteer as unknown as { formerParentsOf?: (code: string) => string[]; formerCodesOf?: (code: string) => string[] };
+    const cache = new Map<string, readonly string[]>();
+    return (code) => {
+      let found = cache.get(code);
+      if (found === undefined) {
+        const parents = new Set(history.formerParentsOf?.(code) ?? []);
+        for (const former of history.formerCodesOf?.(code) ?? []) {
+          for (let length = 2; length < former.length; length += 2) {
+            const prefix = former.slice(0, length);
+            if (this.gazetteer.byCode(prefix)) parents.add(prefix);
+          }
+        }
+        cache.set(code, (found = [...parents]));
+      }
+      return found;
+    };
+  }
+
+  /** The unit with this NCDD code. */
+  unitByCode(code: string): Unit | undefined {
+    return this.gazetteer.byCode(code);
   }
 
   /** Resolves one address; throws AddressInputError for input that is not an address (see checkAddressInput). */
@@ -216,14 +253,20 @@ export class AddressResolver {
     const unitWordAt = new Set(run.unitWords.map((w) => `${w.start}:${w.end}`));
     for (const i of starts) {
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
-      for (let j = i + 2; j <= limit; j++) {
+      // One character only after a unit word (ភ.១, ភូមិ៥): a bare letter or digit is not a name.
+      for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
         const sub = text.slice(i, j);
+        // No name or alias starts with this: no longer span will match either.
+        if (!hasPrefix(this.tables.khmerPrefix.keys, sub) && !hasPrefix(this.tables.aliasPrefix.keys, sub)) break;
         if (unitWordAt.has(`${i}:${j}`)) continue;
         const exact = this.tables.khmerExact.get(sub);
         const alias = this.tables.aliasExact.get(sub);
         if (!exact && !alias) continue;
         const hint = hintAt.get(i) ?? null;
+        // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
+        const before = run.unitWords.find((w) => w.end === i);
+        const other = before ? hintAt.get(before.start) ?? null : null;
         const edge = clean[i] && clean[j] ? 1 : PARTIAL;
         const chars = j - i;
         const seen = new Set<number>();
@@ -231,7 +274,8 @@ export class AddressResolver {
           for (const u of units ?? []) {
             if (seen.has(u)) continue;
             seen.add(u);
-            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, hint, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
+            const h = other !== null && other === this.units[u]!.level ? other : hint;
+            out.push(this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } }));
           }
         };
         push(exact, 'exact');
@@ -260,14 +304,25 @@ export class AddressResolver {
         if (last.filler) continue;
         const folded = normaliseNumbers(span.map((w) => w.word));
         const c = compact(folded);
+        const key = romanizationKey(folded);
+        // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
+        const keyStem = key.slice(0, -1);
+        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !hasPrefix(this.keyList, keyStem) && !hasPrefix(this.looseList, looseKey(folded).slice(0, -1))) {
+          // Typos are looked for in the spans no spelling explains, up to 4 words.
+          for (let t = b; t <= Math.min(words.length, a + 4) && words[t - 1]!.segment === words[a]!.segment; t++) typoSpans.push([a, t]);
+          break;
+        }
         const hint = this.latinHint(words, a, b);
         if (/^\d+$/.test(c) && hint === null) continue;
         const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
         let found = false;
         const seen = new Set<number>();
+        const digits = c.replace(/\D/g, '');
         const push = (units: readonly number[] | undefined, how: MatchHow) => {
           for (const u of units ?? []) {
             if (seen.has(u)) continue;
+            // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+            if (how !== 'exact' && this.digitsOf(u) !== digits) continue;
             seen.add(u);
             found = true;
             out.push(this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } }));
@@ -276,7 +331,6 @@ export class AddressResolver {
         push(this.tables.latinExact.get(c), 'exact');
         push(this.tables.aliasExact.get(c), 'alias');
         if (c.length >= 4) {
-          const key = romanizationKey(folded);
           push(this.tables.keyExact.get(key), 'variant');
           push(this.tables.aliasKey.get(key), 'alias');
           if (!found) {
@@ -323,6 +377,14 @@ export class AddressResolver {
         }
       }
     }
+  }
+
+  private readonly digitCache = new Map<number, string>();
+  /** The digits in a unit's Latin name, numbers read ("Ti Muoy" is 1). */
+  private digitsOf(u: number): string {
+    let digits = this.digitCache.get(u);
+    if (digits === undefined) this.digitCache.set(u, (digits = compact(latinForms(this.units[u]!.name_latin).words).replace(/\D/g, '')));
+    return digits;
   }
 
   /** The level a unit word next to words [a, b) announces: the word before it, or an English word after it. */
@@ -416,9 +478,8 @@ export class AddressResolver {
 
   /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
   private rank(readings: readonly Reading[]): Reading[] {
-    const ranked = [...readings].sort((x, y) => y.score - x.score
-      || LEVEL_DEPTH[this.units[x.top.u]!.level] - LEVEL_DEPTH[this.units[y.top.u]!.level]
-      || (this.units[x.top.u]!.code < this.units[y.top.u]!.code ? -1 : 1));
+    // Units are ordered by level then code (see Gazetteer), so their index breaks ties the same way.
+    const ranked = [...readings].sort((x, y) => y.score - x.score || x.top.u - y.top.u);
     // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
     const kept: Reading[] = [];
     for (const r of ranked) {
@@ -447,8 +508,10 @@ export class AddressResolver {
         for (const piece of this.pieces(reading, tokens)) {
           let bestChild = -1;
           let bestDistance = Infinity;
+          const words = piece.khmer ? [] : piece.text.split(' ');
+          const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words) };
           for (const child of children) {
-            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(piece.text, child);
+            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(latin, child);
             if (d < bestDistance) {
               bestDistance = d;
               bestChild = this.indexOf.get(child.code)!;
@@ -527,7 +590,7 @@ export class AddressResolver {
       this.khmerFormsCache.set(u, (forms = [...new Set([full, stripKhmerUnitWord(full)])]));
     }
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
-    if (budget === 0) return Infinity;
+    if (budget === 0 || piece.replace(/\D/g, '') !== forms[0]!.replace(/\D/g, '')) return Infinity;
     let best = Infinity;
     for (const form of forms) {
       const d = editDistance(piece, form, budget);
@@ -536,17 +599,29 @@ export class AddressResolver {
     return best;
   }
 
-  private latinDistance(piece: string, child: Unit): number {
-    const words = piece.split(' ');
-    const c = compact(words);
+  private readonly latinCache = new Map<number, { compacts: string[]; loose: string[] }>();
+  /** A unit's Latin name forms as compared with a piece: compact, and their loose keys (worked out once per unit). */
+  private latinOf(u: number) {
+    let found = this.latinCache.get(u);
+    if (!found) {
+      const { words, core } = latinForms(this.units[u]!.name_latin);
+      const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
+      this.latinCache.set(u, (found = { compacts: forms.map(compact), loose: forms.map(looseKey) }));
+    }
+    return found;
+  }
+
+  private latinDistance(piece: { compact: string; loose: string }, child: Unit): number {
+    const u = this.indexOf.get(child.code)!;
+    const c = piece.compact;
+    if (c.replace(/\D/g, '') !== this.digitsOf(u)) return Infinity;
     const budget = typoBudget(c.length);
-    const { words: name, core } = latinForms(child.name_latin);
+    const { compacts, loose } = this.latinOf(u);
     let best = Infinity;
-    for (const form of [name, core]) {
-      if (form.length === 0) continue;
-      if (looseKey(form) === looseKey(words)) best = Math.min(best, 0.5);
+    for (let i = 0; i < compacts.length; i++) {
+      if (loose[i] === piece.loose) best = Math.min(best, 0.5);
       if (budget > 0) {
-        const d = editDistance(c, compact(form), budget);
+        const d = editDistance(c, compacts[i]!, budget);
         if (d <= budget && d < best) best = d;
       }
     }
@@ -666,6 +741,7 @@ export class AddressResolver {
       rank,
       levels: reading.mentions.length,
       warnings: warnings.map((w) => w.code),
+      namesakes: rivals.length,
     });
     const formatted = formatAddress(chain, context.parts);
     return { unit, chain, confidence, parts: context.parts, unmatched, matched, warnings, formatted, score: reading.score };
@@ -734,6 +810,23 @@ export function looseKey(words: readonly string[]): string {
     .replace(/nk(?=[^a]|$)/g, 'n');
 }
 
+/** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
+const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
+
+const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
+
+/** Whether some key of an ascending list starts with `prefix` (binary search). */
+function hasPrefix(sorted: readonly string[], prefix: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.startsWith(prefix);
+}
+
 function overlaps(a: Mention, b: Mention): boolean {
   return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end;
 }
@@ -753,22 +846,28 @@ function quality(reading: Reading): number {
 }
 
 /**
- * Confidence, 0-1: the probability that the candidate is the unit the address means, estimated from
+ * Confidence, 0-1: an estimate of the probability that the candidate is the unit the address means. A raw score
+ * from four features:
  * - coverage: the share of the input's name characters the reading explains (unit words, house numbers, streets and
- *   other recognised parts excluded);
+ *   the other recognised parts excluded);
  * - quality: how the names matched (exact 1, alias 0.95, former 0.9, variant 0.9, typo 0.7);
- * - margin: how far ahead of the best reading that is neither its ancestor nor its descendant (namesakes score alike);
- * - rank: lower candidates share what the first leaves.
- * The constants were set so that, on the evaluation set, the mean confidence in each band is close to the observed
- * hit rate (see the README, "Confidence").
+ * - margin: how far ahead of the best reading that is neither its ancestor nor its descendant;
+ * - warnings: a contradiction (UNIT_NOT_IN_PARENT, POSTAL_CODE_MISMATCH) lowers it;
+ * then calibrated: 1 - (1 - raw)^2, the curve that brought the mean confidence of each band closest to the hit@1
+ * observed in it on the evaluation set (see the README, Confidence); finally shared equally among namesakes the input
+ * cannot tell apart (AMBIGUOUS: one of n is right about 1/n of the time), and halved below the first candidate.
  */
-export function confidenceOf(f: { coverage: number; quality: number; margin: number; rank: number; levels: number; warnings: readonly WarningCode[] }): number {
-  let c = f.quality * (0.3 + 0.7 * f.coverage);
-  c *= 0.45 + 0.55 * Math.min(1, f.margin * 4);
-  if (f.levels === 1 && f.coverage < 1) c *= 0.9;
-  if (f.warnings.includes('UNIT_NOT_IN_PARENT') || f.warnings.includes('POSTAL_CODE_MISMATCH')) c *= 0.8;
+export function confidenceOf(f: {
+  coverage: number; quality: number; margin: number; rank: number; levels: number; warnings: readonly WarningCode[]; namesakes: number;
+}): number {
+  let raw = f.quality * (0.3 + 0.7 * f.coverage);
+  raw *= 0.45 + 0.55 * Math.min(1, f.margin * 4);
+  if (f.levels === 1 && f.coverage < 1) raw *= 0.9;
+  if (f.warnings.includes('UNIT_NOT_IN_PARENT') || f.warnings.includes('POSTAL_CODE_MISMATCH')) raw *= 0.8;
+  let c = 1 - (1 - Math.max(0, Math.min(1, raw))) ** 2;
+  if (f.namesakes > 0) c /= f.namesakes + 1;
   if (f.rank > 0) c *= 0.5;
-  return Math.round(Math.max(0, Math.min(1, c)) * 100) / 100;
+  return Math.round(c * 100) / 100;
 }
 
 export { LEVELS, LATIN_UNIT_WORDS };

@@ -101,7 +101,9 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
         i = j + 2;
         continue;
       }
-      for (const folded of foldWords(text.slice(i, j))) {
+      // A Roman numeral glued to a word in capitals (TeukI, KakabII): the ordinal of the name, as its own word.
+      const raw = text.slice(i, j).replace(/([a-z])(I{1,3}|IV)$/, '$1 $2');
+      for (const folded of foldWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
         const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
         latin.push({ word, start: i, end: j, unit: LATIN_UNIT_WORDS[word] ?? null, filler: LATIN_FILLER.has(word), segment });

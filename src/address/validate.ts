@@ -89,7 +89,8 @@ export function validateAddress(gazetteer: Gazetteer, search: SearchIndex, query
     const chain = chainOf(u);
     let n = 0;
     for (const [level, units] of found) if (units.some((x) => chain[LEVELS.indexOf(level)]?.code === x.code)) n++;
-    if (postalOwner && chain.some((x) => x.code === postalOwner!.code)) n++;
+    // A postal code is weaker evidence than a name: it settles ties, it does not outvote a field.
+    if (postalOwner && chain.some((x) => x.code === postalOwner!.code)) n += 0.5;
     return n;
   };
   const options = [...found.values()].flat();

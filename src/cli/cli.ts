@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { exportDataset, type ExportFormat } from '../gazetteer/export.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { LEVELS, type Level } from '../gazetteer/types.js';
@@ -13,15 +13,17 @@ import { ConfigError } from '../config.js';
 import { StoreError } from '../keys/store.js';
 import { API_VERSION } from '../version.js';
 import { STORE_USAGE, storeCommand, UsageError } from './store-commands.js';
+import { RESOLVE_USAGE, resolveCommand, ResolveUsageError } from './resolve-command.js';
 
 const USAGE = `Usage:
   kh-address export --format json|csv [--level ${LEVELS.join('|')}]
       Write every unit (or one level) to standard output.
+${RESOLVE_USAGE}
 ${STORE_USAGE}
-  kh-address <command> --help          The usage of one command (export, keys, plans).
+  kh-address <command> --help          The usage of one command (export, resolve, keys, plans).
   kh-address --version                 The version.`;
 
-const COMMANDS = ['export', 'keys', 'plans'];
+const COMMANDS = ['export', 'resolve', 'keys', 'plans'];
 
 /**
  * The usage of one command: the entries of USAGE that start with `kh-address <command>` (with the lines indented
@@ -63,7 +65,8 @@ async function exportCommand(args: string[], out: Writable): Promise<void> {
   await write(out, exportDataset(loadGazetteer(), format as ExportFormat, level as Level | undefined));
 }
 
-export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function run(argv: string[], out: Writable = process.stdout, err: Writable = process.stderr, env: NodeJS.ProcessEnv = process.env,
+  input: Readable = process.stdin): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === '--version' || command === '-V' || command === 'version') {
@@ -81,6 +84,9 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
     switch (command) {
       case 'export':
         await exportCommand(rest, out);
+        return 0;
+      case 'resolve':
+        await resolveCommand(rest, out, err, input);
         return 0;
       case 'keys':
       case 'plans':
@@ -104,7 +110,7 @@ export async function run(argv: string[], out: Writable = process.stdout, err: W
       return 1;
     }
     // parseArgs reports unknown or malformed options with codes starting ERR_PARSE_ARGS.
-    const isUsage = error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
+    const isUsage = error instanceof UsageError || error instanceof ResolveUsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS');
     err.write(`kh-address: ${(error as Error).message}\n${isUsage ? `${USAGE}\n` : ''}`);
     return isUsage ? 2 : 1;
   }

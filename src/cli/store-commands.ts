@@ -6,14 +6,18 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
 import { openStore } from '../keys/open-store.js';
+import { parseOrigins } from '../keys/origins.js';
 import { dayOf, monthDays, monthOf, nextMonthStart } from '../keys/periods.js';
 import { type KeyStore, type Plan, StoreError } from '../keys/store.js';
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
 
-export const STORE_USAGE = `  kh-address keys create [--plan NAME] [--name LABEL] [--json]
+export const STORE_USAGE = `  kh-address keys create [--plan NAME] [--name LABEL] [--origin ORIGIN]... [--json]
       Make a key (the free plan unless --plan). The key is printed once: store it now.
+      With --origin (repeatable, e.g. --origin https://shop.example.com --origin http://localhost:5173): a browser
+      key (khp_...), served only to requests from those origins, safe to put in a web page. Without: a secret key.
+  kh-address keys origins ID --origin ORIGIN...   Replace a browser key's allowed origins.
   kh-address keys list [--json]
   kh-address keys revoke ID
   kh-address keys rotate ID            New secret, same id, plan and usage; printed once.
@@ -35,6 +39,13 @@ function wholeNumber(value: string | undefined, flag: string, min: number): numb
   return n;
 }
 
+/** --origin values as a browser key's canonical origins, or a usage error that says what an origin looks like. */
+function originList(values: string[]): string[] {
+  const parsed = parseOrigins(values);
+  if ('problem' in parsed) throw new UsageError(`--origin: ${parsed.problem}`);
+  return parsed.origins;
+}
+
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
@@ -51,13 +62,24 @@ function args<const T extends NonNullable<ParseArgsConfig['options']>>(argv: str
 async function keysCommand(store: KeyStore, [sub, ...rest]: string[], out: Write): Promise<void> {
   switch (sub) {
     case 'create': {
-      const { values } = args(rest, { plan: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } }, 0);
+      const { values } = args(rest, { plan: { type: 'string' }, name: { type: 'string' }, origin: { type: 'string', multiple: true }, json: { type: 'boolean' } }, 0);
       const plan = values.plan ?? 'free';
+      const origins = values.origin === undefined ? null : originList(values.origin);
       if (!(await store.getPlan(plan))) throw new UsageError(`no plan named ${plan} (see: kh-address plans list)`);
-      const { record, key } = await createKey(store, { plan, name: values.name ?? null });
+      const { record, key } = await createKey(store, { plan, name: values.name ?? null, origins });
       out(values.json
-        ? JSON.stringify({ id: record.id, key, prefix: record.prefix, plan: record.plan, name: record.name, createdAt: record.createdAt })
-        : `Created key ${record.id} on plan ${record.plan}. The key is shown this once; store it now:\n\n  ${key}\n`);
+        ? JSON.stringify({ id: record.id, key, prefix: record.prefix, plan: record.plan, name: record.name, createdAt: record.createdAt,
+          type: origins ? 'browser' : 'secret', allowedOrigins: record.allowedOrigins })
+        : origins
+          ? `Created browser key ${record.id} on plan ${record.plan}, served only to ${origins.join(', ')}. It may be put in a web page of those origins; it is shown this once:\n\n  ${key}\n`
+          : `Created key ${record.id} on plan ${record.plan}. The key is shown this once; store it now:\n\n  ${key}\n`);
+      return;
+    }
+    case 'origins': {
+      const { values, positionals: [id] } = args(rest, { origin: { type: 'string', multiple: true } }, 1);
+      const origins = originList(values.origin ?? []);
+      if (!(await store.setKeyOrigins(id!, origins))) throw new StoreError(`no browser key ${id}`, 'not_found');
+      out(`Browser key ${id} is now served to ${origins.join(', ')} (other servers within KEY_CACHE_TTL_MS).`);
       return;
     }
     case 'list': {
@@ -65,8 +87,9 @@ async function keysCommand(store: KeyStore, [sub, ...rest]: string[], out: Write
       const keys = await store.listKeys();
       if (values.json) return out(JSON.stringify(keys));
       out(keys.length === 0 ? 'No keys. Make one: kh-address keys create' : table([
-        ['ID', 'PREFIX', 'NAME', 'PLAN', 'CREATED', 'LAST USED', 'STATUS'],
-        ...keys.map((k) => [k.id, k.prefix, k.name ?? '', k.plan, k.createdAt.slice(0, 10), k.lastUsedAt?.slice(0, 16) ?? 'never', k.revokedAt ? 'revoked' : 'active']),
+        ['ID', 'PREFIX', 'NAME', 'PLAN', 'CREATED', 'LAST USED', 'STATUS', 'ORIGINS'],
+        ...keys.map((k) => [k.id, k.prefix, k.name ?? '', k.plan, k.createdAt.slice(0, 10), k.lastUsedAt?.slice(0, 16) ?? 'never', k.revokedAt ? 'revoked' : 'active',
+          k.allowedOrigins?.join(' ') ?? '(secret key)']),
       ]));
       return;
     }

@@ -20,7 +20,11 @@ export const SIGN_IN_LIMITS = { perPair: 5, perAddress: 20, perEmail: 10 } as co
 export const KNOWN_ADDRESS_MS = 30 * 86_400_000;
 export const SIGN_UP_WINDOW_MS = 60 * 60_000;
 export const SIGN_UPS_PER_ADDRESS = 10;
-/** Entries kept at most per table; beyond, the oldest are forgotten (memory stays bounded whatever the traffic). */
+/**
+ * Entries kept at most per table; beyond, the oldest are forgotten (memory stays bounded whatever the traffic).
+ * Forgetting cannot be used to reset a limit: only verified guesses add entries (three each), and a process verifies
+ * a few dozen passwords a second at most (scrypt), so a 15-minute window holds well under this many.
+ */
 const MAX_ENTRIES = 200_000;
 
 /** Times of recent events per key, in a sliding window. */

@@ -4,14 +4,14 @@
  * last dates (UTC); each bar's title holds its date and count. Without any usage, a sentence says so instead.
  */
 import { html, type Html } from './html.js';
-import { digits, fill, type Lang, messages } from './i18n.js';
+import { count, digits, fill, type Lang, messages } from './i18n.js';
 
 const WIDTH = 600;
-const HEIGHT = 180;
+const HEIGHT = 200;
 /** Room for the axis labels: left for the counts, bottom for the dates. */
-const LEFT = 44;
-const BOTTOM = 24;
-const TOP = 8;
+const LEFT = 64;
+const BOTTOM = 32;
+const TOP = 12;
 
 export function dailyChart(days: { day: string; count: number }[], lang: Lang): Html {
   const t = messages(lang);
@@ -27,7 +27,7 @@ export function dailyChart(days: { day: string; count: number }[], lang: Lang): 
   const barWidth = (WIDTH - LEFT) / days.length;
   const bars = days.map((d, i) => {
     const h = Math.round((d.count / max) * plotHeight);
-    return html`<rect x="${(LEFT + i * barWidth + 1).toFixed(1)}" y="${TOP + plotHeight - h}" width="${(barWidth - 2).toFixed(1)}" height="${h}"><title>${digits(lang, d.day)}: ${digits(lang, d.count)}</title></rect>`;
+    return html`<rect x="${(LEFT + i * barWidth + 1).toFixed(1)}" y="${TOP + plotHeight - h}" width="${(barWidth - 2).toFixed(1)}" height="${h}"><title>${digits(lang, d.day)}: ${count(lang, d.count)}</title></rect>`;
   });
   const middle = days[Math.floor(days.length / 2)]?.day ?? '';
   const baseline = TOP + plotHeight;
@@ -37,8 +37,8 @@ export function dailyChart(days: { day: string; count: number }[], lang: Lang): 
     <g class="axis" aria-hidden="true">
       <line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${baseline}"></line>
       <line x1="${LEFT}" y1="${baseline}" x2="${WIDTH}" y2="${baseline}"></line>
-      <text class="y-max" x="${LEFT - 4}" y="${TOP + 10}" text-anchor="end">${digits(lang, max)}</text>
-      <text class="y-zero" x="${LEFT - 4}" y="${baseline}" text-anchor="end">${digits(lang, 0)}</text>
+      <text class="y-max" x="${LEFT - 6}" y="${TOP + 16}" text-anchor="end">${count(lang, max)}</text>
+      <text class="y-zero" x="${LEFT - 6}" y="${baseline}" text-anchor="end">${digits(lang, 0)}</text>
       <text class="x-first" x="${LEFT}" y="${HEIGHT - 6}" text-anchor="start">${digits(lang, first.slice(5))}</text>
       <text class="x-middle" x="${LEFT + (WIDTH - LEFT) / 2}" y="${HEIGHT - 6}" text-anchor="middle">${digits(lang, middle.slice(5))}</text>
       <text class="x-last" x="${WIDTH}" y="${HEIGHT - 6}" text-anchor="end">${digits(lang, last.slice(5))}</text>

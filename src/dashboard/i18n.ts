@@ -68,6 +68,21 @@ const en = {
   chartEmpty: 'No usage yet: requests made with this key will show here, day by day.',
   higherPlan: 'Need more? Contact the operator for a higher plan:',
   footer: 'Data: NCDD gazetteer (via pumi), MPTC Prakas No. 77 (30 Dec 2025).',
+  keyKinds: 'Two kinds of key',
+  secretKeyTitle: 'Secret key',
+  secretKeyText: 'For your server: it works from anywhere, so keep it secret, out of web pages, apps and repositories.',
+  browserKeyTitle: 'Browser key',
+  browserKeyText: 'For a web page, e.g. the address picker in your checkout form. Anyone can read it in the page, so it works only for requests sent from the origins you list (the browser\'s Origin header) and counts against your plan like any key. A copied browser key can be used by someone who forges that header from a script of their own: your monthly quota bounds the damage, and you can rotate or revoke it at any time.',
+  createBrowserKey: 'Create a browser key',
+  origins: 'Allowed origins (one per line)',
+  originsHint: 'Scheme, host and port (if not the default), without a path. For example:',
+  browserKeyName: 'Browser key name (optional)',
+  saveOrigins: 'Save origins',
+  kind: 'Type',
+  secretKind: 'secret',
+  browserKind: 'browser',
+  newBrowserKeyWarning: 'This browser key may go in your web page\'s code: it works only from the origins listed below. It is shown once; copy it now.',
+  usePicker: 'Use it in your form:',
   language: 'ភាសាខ្មែរ',
   notFound: 'Page not found.',
   forbidden: 'This form has expired. Reload the page and try again.',
@@ -150,6 +165,21 @@ const km: Messages = {
   chartEmpty: 'មិនទាន់មានការប្រើប្រាស់នៅឡើយទេ៖ សំណើដែលធ្វើជាមួយសោនេះនឹងបង្ហាញនៅទីនេះ តាមថ្ងៃ។',
   higherPlan: 'ត្រូវការច្រើនជាងនេះ? សូមទាក់ទងប្រតិបត្តិករ ដើម្បីទទួលបានគម្រោងខ្ពស់ជាងនេះ៖',
   footer: 'ទិន្នន័យ៖ បញ្ជីឈ្មោះរដ្ឋបាលរបស់ គ.ជ.អ.ប (តាមរយៈ pumi) និងប្រកាសលេខ ៧៧ របស់ក្រសួងប្រៃសណីយ៍ និងទូរគមនាគមន៍ (៣០ ធ្នូ ២០២៥)។',
+  keyKinds: 'សោពីរប្រភេទ',
+  secretKeyTitle: 'សោសម្ងាត់',
+  secretKeyText: 'សម្រាប់ម៉ាស៊ីនមេរបស់អ្នក៖ វាដំណើរការពីគ្រប់ទីកន្លែង ដូច្នេះត្រូវរក្សាវាជាការសម្ងាត់ កុំដាក់វាក្នុងទំព័រវេប កម្មវិធី ឬឃ្លាំងកូដ។',
+  browserKeyTitle: 'សោកម្មវិធីរុករក',
+  browserKeyText: 'សម្រាប់ទំព័រវេប ឧទាហរណ៍ ឧបករណ៍ជ្រើសរើសអាសយដ្ឋាន ក្នុងទម្រង់បង់ប្រាក់របស់អ្នក។ អ្នកណាក៏អាចអានវាក្នុងទំព័របានដែរ ដូច្នេះវាដំណើរការតែចំពោះសំណើដែលផ្ញើពីប្រភពដែលអ្នកបានរាយប៉ុណ្ណោះ ហើយវារាប់ចូលក្នុងគម្រោងរបស់អ្នក ដូចសោផ្សេងទៀតដែរ។ សោដែលគេចម្លងយកទៅ អាចត្រូវបានប្រើដោយអ្នកដែលក្លែងបន្លំក្បាលសំណើនោះពីស្គ្រីបរបស់គេ៖ កូតាប្រចាំខែរបស់អ្នកកំណត់ការខូចខាត ហើយអ្នកអាចប្តូរ ឬដកហូតវាបានគ្រប់ពេល។',
+  createBrowserKey: 'បង្កើតសោកម្មវិធីរុករក',
+  origins: 'ប្រភពដែលអនុញ្ញាត (មួយក្នុងមួយបន្ទាត់)',
+  originsHint: 'គ្រោងការណ៍ ឈ្មោះម៉ាស៊ីន និងច្រក (បើមិនមែនច្រកលំនាំដើម) ដោយគ្មានផ្លូវ។ ឧទាហរណ៍៖',
+  browserKeyName: 'ឈ្មោះសោកម្មវិធីរុករក (ស្រេចចិត្ត)',
+  saveOrigins: 'រក្សាទុកប្រភព',
+  kind: 'ប្រភេទ',
+  secretKind: 'សម្ងាត់',
+  browserKind: 'កម្មវិធីរុករក',
+  newBrowserKeyWarning: 'សោកម្មវិធីរុករកនេះ អាចដាក់ក្នុងកូដទំព័រវេបរបស់អ្នកបាន៖ វាដំណើរការតែពីប្រភពដែលបានរាយខាងក្រោមប៉ុណ្ណោះ។ វាបង្ហាញតែម្តង សូមចម្លងវាឥឡូវនេះ។',
+  usePicker: 'ប្រើវាក្នុងទម្រង់របស់អ្នក៖',
   language: 'English',
   notFound: 'រកមិនឃើញទំព័រនេះទេ។',
   forbidden: 'សំណុំបែបបទនេះផុតកំណត់ហើយ។ សូមផ្ទុកទំព័រឡើងវិញ ហើយព្យាយាមម្តងទៀត។',
@@ -179,11 +209,16 @@ export function digits(lang: Lang, text: string | number): string {
   return lang === 'km' ? String(text).replace(/[0-9]/g, (d) => KHMER_DIGITS[Number(d)]!) : String(text);
 }
 
-/** Fills `{name}` placeholders; numbers are written in the page's digit style. */
+/** A count in the page's style: Khmer digits grouped by thousands with a dot on Khmer pages (១.០០០), as is in English. */
+export function count(lang: Lang, n: number): string {
+  return lang === 'km' ? digits(lang, String(n).replace(/\B(?=(\d{3})+$)/g, '.')) : String(n);
+}
+
+/** Fills `{name}` placeholders; numbers are written in the page's style (`count`). */
 export function fill(template: string, values: Record<string, string | number>, lang: Lang = 'en'): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = values[name];
-    return value === undefined ? '' : typeof value === 'number' ? digits(lang, value) : value;
+    return value === undefined ? '' : typeof value === 'number' ? count(lang, value) : value;
   });
 }
 

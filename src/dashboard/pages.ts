@@ -2,6 +2,7 @@
 import type { Unit } from '../gazetteer/types.js';
 import type { ApiKeyRecord, Plan } from '../keys/store.js';
 import { html, type Html, trusted } from './html.js';
+import { serviceMessages } from './service-messages.js';
 import { digits, fill, type Lang, messages, planName } from './i18n.js';
 
 const STYLE = trusted(`
@@ -20,7 +21,7 @@ h1 { font-size: 1.6rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin-top: 
 .card { background: #fff; border: 1px solid var(--line); border-radius: .5rem; padding: 1rem; margin: 1rem 0; }
 form.inline { display: inline; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-input[type=text], input[type=email], input[type=password], input[type=search] { width: 100%; max-width: 28rem; padding: .6rem; font: inherit; border: 1px solid #9aa3b2; border-radius: .35rem; }
+input[type=text], input[type=email], input[type=password], input[type=search], textarea { width: 100%; max-width: 28rem; padding: .6rem; font: inherit; border: 1px solid #9aa3b2; border-radius: .35rem; }
 button, .button { display: inline-block; padding: .55rem 1rem; font: inherit; border-radius: .35rem; border: 1px solid var(--accent);
   background: var(--accent); color: var(--accent-ink); cursor: pointer; text-decoration: none; margin: .25rem .25rem .25rem 0; }
 button.secondary { background: #fff; color: var(--accent); }
@@ -32,8 +33,8 @@ table { width: 100%; border-collapse: collapse; } th, td { text-align: left; pad
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; }
 pre { background: #101826; color: #e6edf6; padding: .75rem; border-radius: .35rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
 .key { font-size: 1.05rem; background: #fff8db; border: 1px dashed #b08900; padding: .5rem; word-break: break-all; }
-.chart svg { width: 100%; height: auto; max-height: 200px; background: #fff; border: 1px solid var(--line); }
-.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 13px; fill: var(--muted); }
+.chart { margin: 1rem 0; } .chart svg { display: block; width: 100%; max-width: 40rem; height: auto; background: #fff; border: 1px solid var(--line); }
+.chart rect { fill: var(--accent); } .chart line { stroke: var(--muted); } .chart text { font-size: 22px; fill: var(--muted); }
 .chart-empty { padding: 1rem; background: #fff; border: 1px dashed var(--line); }
 pre.command { font-size: .8rem; }
 progress { width: 100%; max-width: 28rem; height: 1rem; }
@@ -164,20 +165,40 @@ export interface KeyRow {
   resetsOn: string;
 }
 
-export function dashboardPage(ctx: PageContext, rows: KeyRow[]): string {
+/**
+ * `account`: the account's usage this month, all its keys together, against its plan (the quota is the account's);
+ * `error`: why a form of this page was refused.
+ */
+export function dashboardPage(ctx: PageContext, rows: KeyRow[], account?: { used: number; plan: Plan }, error?: string): string {
   const t = messages(ctx.lang);
+  const s = serviceMessages(ctx.lang);
   const live = rows.filter((r) => !r.key.revokedAt);
   const body = html`
 <h1>${t.yourKeys}</h1>
+<section class="card" aria-labelledby="key-kinds">
+  <h2 id="key-kinds">${t.keyKinds}</h2>
+  <p><strong>${t.secretKeyTitle}</strong> (<code>khk_…</code>): ${t.secretKeyText}</p>
+  <p><strong>${t.browserKeyTitle}</strong> (<code>khp_…</code>): ${t.browserKeyText}</p>
+</section>
 <form class="card" method="post" action="/dashboard/keys">
   <input type="hidden" name="_csrf" value="${ctx.csrf}">
   <label for="name">${t.keyName}</label>
   <input id="name" type="text" name="name" maxlength="80">
   <p><button type="submit">${t.createKey}</button></p>
 </form>
+<form class="card" method="post" action="/dashboard/browser-keys">
+  <input type="hidden" name="_csrf" value="${ctx.csrf}">
+  <label for="browser-name">${t.browserKeyName}</label>
+  <input id="browser-name" type="text" name="name" maxlength="80">
+  <label for="browser-origins">${t.origins}</label>
+  <textarea id="browser-origins" name="origins" rows="3" required maxlength="4200" aria-describedby="origins-hint"></textarea>
+  <p id="origins-hint" class="muted">${t.originsHint} <code>https://shop.example.com</code>, <code>http://localhost:5173</code></p>
+  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  <p><button type="submit">${t.createBrowserKey}</button></p>
+</form>
 ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
 <table>
-  <thead><tr><th>${t.name}</th><th>${t.prefix}</th><th>${t.plan}</th><th>${t.created}</th><th>${t.lastUsed}</th><th>${t.actions}</th></tr></thead>
+  <thead><tr><th>${t.name}</th><th>${t.prefix}</th><th>${t.kind}</th><th>${t.plan}</th><th>${t.created}</th><th>${t.lastUsed}</th><th>${t.actions}</th></tr></thead>
   <tbody>${rows.map(({ key, usedJustNow }) => html`
     <tr data-key-id="${key.id}">
       <td data-label="${t.name}">
@@ -187,18 +208,30 @@ ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`
           <button class="secondary" type="submit">${t.rename}</button></form>`}
       </td>
       <td data-label="${t.prefix}"><code>${key.prefix}…</code>${key.revokedAt ? html` <strong>${t.revoked}</strong>` : ''}</td>
+      <td data-label="${t.kind}">${key.allowedOrigins === null ? t.secretKind : html`${t.browserKind}
+        ${key.revokedAt ? html`<br><span class="muted">${key.allowedOrigins.join(' ')}</span>` : html`<form method="post" action="/dashboard/keys/${key.id}/origins">
+          <input type="hidden" name="_csrf" value="${ctx.csrf}">
+          <textarea name="origins" rows="2" required maxlength="4200" aria-label="${t.origins}">${key.allowedOrigins.join('\n')}</textarea>
+          <button class="secondary" type="submit">${t.saveOrigins}</button></form>`}`}</td>
       <td data-label="${t.plan}">${planName(ctx.lang, key.plan)}</td>
       <td data-label="${t.created}">${day(ctx, key.createdAt)}</td>
       <td data-label="${t.lastUsed}">${usedJustNow ? t.lastFewSeconds : key.lastUsedAt ? when(ctx, key.lastUsedAt) : t.never}</td>
       <td data-label="${t.actions}">${key.revokedAt ? '' : html`<a href="/dashboard/keys/${key.id}/rotate">${t.rotate}</a> · <a href="/dashboard/keys/${key.id}/revoke">${t.revoke}</a>`}</td>
     </tr>`)}</tbody>
 </table>`}
+${account ? html`
+<section class="card" aria-labelledby="usage-account">
+  <h2 id="usage-account">${t.usage}: ${s.accountUsage}</h2>
+  <p class="usage-count account-usage">${fill(t.usedOf, { used: account.used, quota: account.plan.monthlyQuota }, ctx.lang)}</p>
+  <progress max="${account.plan.monthlyQuota}" value="${Math.min(account.used, account.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
+  ${rows[0] ? html`<p class="muted">${fill(t.resets, { date: digits(ctx.lang, rows[0].resetsOn) })}</p>` : ''}
+</section>` : ''}
 ${live.map((r) => html`
 <section class="card" aria-labelledby="usage-${r.key.id}">
   <h2 id="usage-${r.key.id}">${t.usage}: <code>${r.key.prefix}…</code> ${r.key.name ?? ''}</h2>
-  <p class="usage-count">${fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota }, ctx.lang)}</p>
-  <progress max="${r.plan.monthlyQuota}" value="${Math.min(r.used, r.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
-  <p class="muted">${fill(t.resets, { date: digits(ctx.lang, r.resetsOn) })}</p>
+  <p class="usage-count key-share">${account ? fill(s.keyShare, { used: r.used }, ctx.lang) : fill(t.usedOf, { used: r.used, quota: r.plan.monthlyQuota }, ctx.lang)}</p>
+  ${account ? '' : html`<progress max="${r.plan.monthlyQuota}" value="${Math.min(r.used, r.plan.monthlyQuota)}" aria-label="${t.usage}"></progress>
+  <p class="muted">${fill(t.resets, { date: digits(ctx.lang, r.resetsOn) })}</p>`}
   ${r.chart}
 </section>`)}
 ${ctx.contact ? html`<p>${t.higherPlan} ${contact(ctx.contact)}</p>` : ''}`;
@@ -217,12 +250,15 @@ export function keyShownPage(ctx: PageContext, key: string, record: ApiKeyRecord
   const body = html`
 <h1>${t.newKeyTitle}</h1>
 <div class="card">
-  <p class="error">${t.newKeyWarning}</p>
+  <p class="error">${record.allowedOrigins ? t.newBrowserKeyWarning : t.newKeyWarning}</p>
   <p class="key"><code id="new-key">${key}</code></p>
   <button type="button" id="copy" data-copied="${t.copied}">${t.copy}</button>
-  <p>${t.tryWithCurl}</p>
+  ${record.allowedOrigins ? html`<p>${t.origins}: <code>${record.allowedOrigins.join(' ')}</code></p>
+  <p>${t.usePicker}</p>
+  <pre>&lt;script type="module" src="${ctx.origin}/widget/kh-address-picker.js"&gt;&lt;/script&gt;
+&lt;kh-address-picker api-base="${ctx.origin}" api-key="${key}" lang="${ctx.lang}" required&gt;&lt;/kh-address-picker&gt;</pre>` : html`<p>${t.tryWithCurl}</p>
   <pre>export KH_ADDRESS_KEY=${key}
-curl -H "x-api-key: $KH_ADDRESS_KEY" "${ctx.origin}/search?q=Battambang"</pre>
+curl -H "x-api-key: $KH_ADDRESS_KEY" "${ctx.origin}/search?q=Battambang"</pre>`}
   <p class="muted"><code>${record.id}</code> · ${planName(ctx.lang, record.plan)}</p>
 </div>
 <p><a href="/dashboard">${t.back}</a></p>

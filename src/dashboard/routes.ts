@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { AccessControl } from '../keys/access-control.js';
 import { createKey, rotateKey } from '../keys/issue-keys.js';
+import { parseOrigins } from '../keys/origins.js';
 import { dayOf, nextMonthStart } from '../keys/periods.js';
 import { RateLimiter } from '../keys/rate-limiter.js';
 import { type Account, type ApiKeyRecord, isStoreUnavailable, type KeyStore, StoreError, StoreUnavailableError } from '../keys/store.js';
@@ -34,6 +35,8 @@ export interface DashboardOptions {
   search: SearchIndex;
   /** Shown to developers who need a higher plan. */
   operatorContact: string;
+  /** Live keys an account may have (MAX_KEYS_PER_ACCOUNT); default 10. */
+  maxKeysPerAccount?: number;
 }
 
 const SESSION_COOKIE = 'kh_session';
@@ -161,14 +164,14 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
 
   /** At most KEY_ACTIONS_PER_MINUTE key changes per account (checked and taken before any store call). */
   const limitKeyActions = async (request: FastifyRequest, reply: FastifyReply) => {
-    // An id that is not of the key format names no key: a 404 (as ownKey answers), without using up an action.
+    // A key id that is not of the key format never reaches the store (404 in ownKey): not worth a turn.
     const { id } = (request.params ?? {}) as { id?: string };
-    if (id !== undefined && !isKeyId(id)) throw new PageError(404, 'noSuchKey');
+    if (id !== undefined && !isKeyId(id)) return;
     const decision = keyActionLimiter.take(request.account!.id, KEY_ACTIONS_PER_MINUTE);
     if (decision.allowed) return;
     const ctx = await context(request, reply);
     reply.header('retry-after', String(decision.resetSeconds));
-    return page(reply, messagePage(ctx, '429', serviceMessages(ctx.lang).tooManyKeyActions), 429);
+    return page(reply, messagePage(ctx, fill(messages(ctx.lang).errorTitle, { status: 429 }, ctx.lang), serviceMessages(ctx.lang).tooManyKeyActions), 429);
   };
 
   // Pages of this scope answer errors as pages, not JSON; a missing or stale CSRF token is a 403.
@@ -274,19 +277,25 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const reveal = (reply: FastifyReply, accountId: string, issued: { key: string; record: ApiKeyRecord }) =>
     reply.redirect(`/dashboard/keys/new/${reveals.put(accountId, issued)}`, 303);
 
-  app.get('/dashboard', keyAction, async (request, reply) => {
+  /** The dashboard page; `error` (with a 400) when a form was refused. */
+  const showDashboard = async (request: FastifyRequest, reply: FastifyReply, error?: string) => {
     const ctx = await context(request, reply);
     const now = new Date();
     const keys = await store.listKeys({ ownerId: request.account!.id });
     const plans = new Map((await store.listPlans()).map((p) => [p.name, p]));
     const today = dayOf(now);
+    // The quota is the account's: all its keys together (revoked ones included) against its plan.
+    const accountId = request.account!.id;
+    await access.meter.load(accountId);
+    // Every key of an account is on the account's plan (the store keeps them so).
+    const account = { used: access.meter.used(accountId), plan: plans.get(keys.at(-1)?.plan ?? 'free') ?? plans.get('free')! };
     const rows = await Promise.all(keys.map(async (key) => {
-      await access.meter.load(key.id);
-      const used = access.meter.used(key.id);
       const days = await store.dailyUsage(key.id, dayOf(new Date(now.getTime() - 29 * 86_400_000)), today);
       // The store is up to one flush behind: requests counted here but not yet written belong to today.
       const storedThisMonth = days.filter((d) => d.day.slice(0, 7) === today.slice(0, 7)).reduce((n, d) => n + d.count, 0);
-      const unwritten = Math.max(0, used - storedThisMonth);
+      const unwritten = access.meter.unwrittenOf(key.id);
+      /** This key's share of the account's usage this month. */
+      const used = storedThisMonth + unwritten;
       // Counted here and not yet written: used since the last write, seconds ago, though the store says otherwise.
       const usedJustNow = unwritten > 0;
       if (unwritten > 0) {
@@ -300,13 +309,43 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
         resetsOn: nextMonthStart(now).toISOString().slice(0, 10),
       };
     }));
-    return page(reply, dashboardPage(ctx, rows));
+    return page(reply, dashboardPage(ctx, rows, account, error), error ? 400 : 200);
+  };
+  app.get('/dashboard', keyAction, (request, reply) => showDashboard(request, reply));
+
+  /** Makes a secret key (origins null) or a browser key for the account, within its live-key cap, and shows it once. */
+  const issueKey = async (request: FastifyRequest, reply: FastifyReply, name: string | null, origins: string[] | null) => {
+    const maxLiveKeysPerOwner = options.maxKeysPerAccount ?? 10;
+    try {
+      return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id, origins }, { maxLiveKeysPerOwner }));
+    } catch (error) {
+      if (!(error instanceof StoreError && error.code === 'limit')) throw error;
+      const ctx = await context(request, reply);
+      return page(reply, messagePage(ctx, '409', fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
+    }
+  };
+
+  /** The origins typed in a form (one per line, or separated by spaces or commas); a message when they are not usable. */
+  const formOrigins = (request: FastifyRequest) => parseOrigins(text(form(request).origins).slice(0, 4200).split(/[\s,]+/).slice(0, 100));
+
+  app.post('/dashboard/browser-keys', keyForm, async (request, reply) => {
+    const name = nameOf(request);
+    const parsed = formOrigins(request);
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
+    return issueKey(request, reply, name, parsed.origins);
   });
 
-  app.post('/dashboard/keys', keyForm, async (request, reply) => {
-    const name = nameOf(request);
-    return reveal(reply, request.account!.id, await createKey(store, { plan: 'free', name, ownerId: request.account!.id }));
+  app.post('/dashboard/keys/:id/origins', keyForm, async (request, reply) => {
+    const key = await ownKey(request);
+    const parsed = formOrigins(request);
+    if ('problem' in parsed) return showDashboard(request, reply, parsed.problem);
+    await store.setKeyOrigins(key.id, parsed.origins);
+    // This process applies the new origins at once; other replicas within KEY_CACHE_TTL_MS.
+    access.forgetKey(key.id);
+    return reply.redirect('/dashboard', 303);
   });
+
+  app.post('/dashboard/keys', keyForm, async (request, reply) => issueKey(request, reply, nameOf(request), null));
 
   app.get('/dashboard/keys/new/:handle', keyAction, async (request, reply) => {
     const issued = reveals.take((request.params as { handle: string }).handle, request.account!.id);

@@ -49,12 +49,16 @@ export class Gazetteer {
   private readonly codeById = new Map<string, string>();
   private readonly codeByPostal = new Map<string, string>();
   private readonly codeByHref = new Map<string, string>();
+  /** `<parent code>/<former slug>` -> code, for the slugs units had before a name repair. */
+  private readonly codeByFormerSlug = new Map<string, string>();
+  readonly repairs: Dataset['repairs'];
   private readonly provinceList: Unit[] = [];
   private readonly past: HistoryIndex;
 
   /** `history` is data/history.json; without it the gazetteer knows no past (every history lookup is empty). */
   constructor(dataset: Dataset, history: History = EMPTY_HISTORY) {
     this.version = dataset.version;
+    this.repairs = dataset.repairs ?? [];
     // Ordered by code, so parents come before children and every children list comes out ordered.
     this.units = [...dataset.units].sort((a, b) => a.code.length - b.code.length || (a.code < b.code ? -1 : 1));
     for (const unit of this.units) {
@@ -67,6 +71,7 @@ export class Gazetteer {
       });
       this.codeById.set(unit.id, unit.code);
       this.codeByHref.set(unit.href, unit.code);
+      for (const slug of unit.former_slugs ?? []) this.codeByFormerSlug.set(`${unit.parent_code ?? ''}/${slug}`, unit.code);
       // Villages share their commune's postal code; the code names the commune.
       if (unit.level !== 'village') this.codeByPostal.set(unit.postal_code, unit.code);
       if (unit.parent_code === null) this.provinceList.push(unit);
@@ -117,6 +122,25 @@ export class Gazetteer {
   bySlugPath(slugs: readonly string[]): Unit | undefined {
     const code = this.codeByHref.get(`/locations/${slugs.join('/')}`);
     return code === undefined ? undefined : this.entries.get(code)!.unit;
+  }
+
+  /**
+   * Resolves slugs from the province down, accepting at each level a slug the unit had before a name repair.
+   * `canonical` is false when a former slug was used: the caller redirects to the unit's `href`.
+   */
+  resolveSlugPath(slugs: readonly string[]): { unit: Unit; canonical: boolean } | undefined {
+    const exact = this.bySlugPath(slugs);
+    if (exact) return { unit: exact, canonical: true };
+    if (this.codeByFormerSlug.size === 0 || slugs.length > 4) return undefined;
+    let unit: Unit | undefined;
+    for (const slug of slugs) {
+      const parent = unit?.code ?? '';
+      const current = this.codeByHref.get(`${unit ? unit.href : '/locations'}/${slug}`);
+      const code = current ?? this.codeByFormerSlug.get(`${parent}/${slug}`);
+      if (code === undefined) return undefined;
+      unit = this.entries.get(code)!.unit;
+    }
+    return unit ? { unit, canonical: false } : undefined;
   }
 
   /** The units one level down, ordered by code; empty for a village or an unknown code. */
@@ -194,6 +218,11 @@ export class Gazetteer {
   /** Today's units that once had this name (Khmer or Latin; spacing, case and accents ignored). */
   byFormerName(name: string): { unit: Unit; former: FormerName }[] {
     return this.past.byFormerName(name).map((former) => ({ unit: this.entry(former.code).unit, former }));
+  }
+
+  /** Every retired code, ordered. */
+  retiredCodes(): string[] {
+    return this.past.history.retired.map((r) => r.code).filter((code) => this.past.isRetired(code));
   }
 
   /** Every former name, for the search index. */

@@ -42,6 +42,8 @@ export interface Unit {
   iso3166_2: string | null;
   geo: Geo | null;
   wikipedia: string | null;
+  /** Slugs the unit had before a name repair changed its Latin name: old paths still resolve (301 to `href`). */
+  former_slugs?: string[];
 }
 
 /** A change the build made to the raw source data, recorded in the dataset. */

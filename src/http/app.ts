@@ -21,6 +21,8 @@ import { registerErrorHandling } from './plugins/error-handling.js';
 import { registerIntegerParams } from './plugins/integer-params.js';
 import { registerMetrics } from './plugins/metrics.js';
 import { registerOpenApi, TAGS } from './plugins/openapi.js';
+import { datasetRoutes } from './features/dataset/routes.js';
+import { widgetRoutes } from './features/widget/routes.js';
 import { geoRoutes } from './features/geo/routes.js';
 import { identifierHierarchyRoutes } from './routes/identifier/hierarchy.js';
 import { identifierSearchRoutes } from './routes/identifier/search.js';
@@ -48,7 +50,7 @@ export interface AppOptions {
   /** The key store: /ready checks it, the dashboard keeps accounts in it. */
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
-  dashboard?: { operatorContact: string };
+  dashboard?: { operatorContact: string; maxKeysPerAccount?: number };
   /**
    * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
    * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).
@@ -60,6 +62,8 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** Log every request and response (pino, with the correlation id). Off by default: it costs throughput. */
   logRequests?: boolean;
+  /** The picker's demo page: the browser key it shows (made at start for the service's own origins), if any. */
+  widget?: { demoKey: () => string | undefined };
   /** Passed to Fastify; tests leave it off, the server sets a pino logger. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -182,18 +186,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(async (data) => {
     if (access) {
       registerApiKeys(data, access, (reason) => metrics.refused(reason));
-      await data.register(usageRoutes);
+      await data.register(usageRoutes, { access });
     }
     await data.register(identifierHierarchyRoutes, { gazetteer, payloads });
-    await data.register(identifierSearchRoutes, { gazetteer, search, payloads });
+    await data.register(identifierSearchRoutes, { gazetteer, search, resolver, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
-    await data.register(v1SearchRoutes, { search, payloads });
+    await data.register(v1SearchRoutes, { search, resolver, payloads });
+    await data.register(datasetRoutes, { gazetteer });
     await data.register(historyRoutes, { gazetteer, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
     await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
+  await app.register(widgetRoutes, { demoKey: options.widget?.demoKey ?? (() => undefined) });
   if (options.dashboard && access && store) {
-    await app.register(dashboardRoutes, { store, access, gazetteer, search, operatorContact: options.dashboard.operatorContact });
+    await app.register(dashboardRoutes, { store, access, gazetteer, search, ...options.dashboard });
   }
   return app;
 }

@@ -8,17 +8,27 @@ export interface IssuedKey {
   key: string;
 }
 
-export async function createKey(store: KeyStore, { plan = 'free', name = null, ownerId = null }: { plan?: string; name?: string | null; ownerId?: string | null } = {}): Promise<IssuedKey> {
-  const key = generateKey();
+/**
+ * `origins` (canonical, see ./origins.ts): makes a browser key served only to those origins; without it, a secret key.
+ * `limits.maxLiveKeysPerOwner`: refuse (StoreError 'limit') when the owner already has that many live keys.
+ */
+export async function createKey(
+  store: KeyStore,
+  { plan = 'free', name = null, ownerId = null, origins = null }:
+    { plan?: string; name?: string | null; ownerId?: string | null; origins?: string[] | null } = {},
+  limits: { maxLiveKeysPerOwner?: number } = {},
+): Promise<IssuedKey> {
+  const key = generateKey(origins ? 'browser' : 'secret');
   const record = await store.createKey({
-    id: newKeyId(), hash: hashKey(key), prefix: displayPrefix(key), name, plan, ownerId, createdAt: new Date().toISOString(),
-  });
+    id: newKeyId(), hash: hashKey(key), prefix: displayPrefix(key), name, plan, ownerId, createdAt: new Date().toISOString(), allowedOrigins: origins,
+  }, limits);
   return { record, key };
 }
 
 /** A new secret for the key `id`; the old one stops working (after the key cache TTL on other replicas). */
 export async function rotateKey(store: KeyStore, id: string): Promise<IssuedKey> {
-  const key = generateKey();
+  const current = await store.getKey(id);
+  const key = generateKey(current?.allowedOrigins ? 'browser' : 'secret');
   if (!(await store.replaceSecret(id, hashKey(key), displayPrefix(key)))) throw new StoreError(`no live key ${id}`, 'not_found');
   return { record: (await store.getKey(id))!, key };
 }

@@ -1,16 +1,20 @@
 /**
- * API keys: `khk_` + 24 random base62 characters (143 bits) + a 6-character checksum of those, 34 characters in
- * all. The checksum lets a mistyped or made-up key be refused without asking the store. Only a SHA-256 hash of the
- * key is stored, with its first 10 characters (`khk_` + 6) as a non-secret label.
+ * API keys: `khk_` (secret key) or `khp_` (browser key, publishable: limited to a list of origins) + 24 random
+ * base62 characters (143 bits) + a 6-character checksum of those, 34 characters in all. The checksum lets a
+ * mistyped or made-up key be refused without asking the store. Only a SHA-256 hash of the key is stored, with its
+ * first 10 characters (`khk_` + 6) as a non-secret label.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
 export const KEY_PREFIX = 'khk_';
+/** Browser (publishable) keys: served only to the origins listed with the key. */
+export const BROWSER_KEY_PREFIX = 'khp_';
+export type KeyKind = 'secret' | 'browser';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BODY_LENGTH = 24;
 const CHECKSUM_LENGTH = 6;
 export const KEY_LENGTH = KEY_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH;
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+const KEY_SHAPE = new RegExp(`^kh[kp]_[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
 /** Characters of a key shown in lists and logs to tell keys apart. */
 export const DISPLAY_PREFIX_LENGTH = 10;
 
@@ -36,9 +40,14 @@ function checksum(body: string): string {
 }
 
 /** A new secret key. Show it once; store only {@link hashKey} of it. */
-export function generateKey(): string {
+export function generateKey(kind: KeyKind = 'secret'): string {
   const body = randomBase62(BODY_LENGTH);
-  return `${KEY_PREFIX}${body}${checksum(body)}`;
+  return `${kind === 'browser' ? BROWSER_KEY_PREFIX : KEY_PREFIX}${body}${checksum(body)}`;
+}
+
+/** Whether the text is shaped like a browser key (the prefix only: a cheap test before any lookup). */
+export function isBrowserKeyText(text: string): boolean {
+  return text.startsWith(BROWSER_KEY_PREFIX);
 }
 
 /** Whether the text has the form of a key and its checksum holds: no store lookup needed to refuse it. */

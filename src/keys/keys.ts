@@ -1,5 +1,6 @@
 /** The key machinery of one server process: the store, the usage meter and the admission gate, opened and closed together. */
 import { AccessControl } from './access-control.js';
+import { DEMO_KEY_OWNER } from './demo-key.js';
 import { createKey } from './issue-keys.js';
 import { openStore } from './open-store.js';
 import { type KeyStore, type Plan, StoreError } from './store.js';
@@ -50,7 +51,9 @@ export async function openKeys(options: {
 export const DEVELOPMENT_PLAN: Plan = { name: 'development', monthlyQuota: 100_000, perSecond: 50 };
 
 export async function createDevelopmentKey(store: KeyStore): Promise<string | undefined> {
-  if ((await store.countKeys()) > 0) return undefined;
+  // The widget demo's key (made at every start) does not count: the developer still gets a key of their own.
+  const keys = await store.countKeys();
+  if (keys > 1 || (keys === 1 && (await store.listKeys({ ownerId: DEMO_KEY_OWNER })).length === 0)) return undefined;
   if (!(await store.getPlan(DEVELOPMENT_PLAN.name))) {
     try {
       await store.createPlan(DEVELOPMENT_PLAN);

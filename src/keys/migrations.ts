@@ -98,4 +98,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX sessions_account ON sessions (account_id);`,
   },
+  {
+    version: 3,
+    name: 'an account\'s plan: its keys share one quota',
+    // SQLite cannot add a column with a foreign key and a non-null default: the store checks the plan exists.
+    sqlite: `
+      ALTER TABLE accounts ADD COLUMN plan TEXT NOT NULL DEFAULT 'free';`,
+    postgres: `
+      ALTER TABLE accounts ADD COLUMN plan TEXT NOT NULL DEFAULT 'free' REFERENCES plans (name);`,
+  },
+  {
+    version: 4,
+    name: 'browser keys: allowed origins',
+    // A JSON array of origins; NULL for a secret key.
+    sqlite: 'ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;',
+    postgres: 'ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT;',
+  },
 ];

@@ -9,6 +9,8 @@ import {
 
 /** Arbitrary constant naming the advisory lock that serialises migrations across replicas. */
 const MIGRATION_LOCK = 7_461_523;
+/** Arbitrary constant naming the advisory locks (one per account) that serialise an account's key creations. */
+const OWNER_LOCK = 7_461_524;
 
 interface KeyRow {
   id: string;
@@ -19,6 +21,7 @@ interface KeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  allowed_origins: string | null;
 }
 interface PlanRow {
   name: string;
@@ -30,10 +33,11 @@ const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 const toKey = (row: KeyRow): ApiKeyRecord => ({
   id: row.id, prefix: row.prefix, name: row.name, plan: row.plan, ownerId: row.owner_id, createdAt: row.created_at.toISOString(),
   revokedAt: iso(row.revoked_at), lastUsedAt: iso(row.last_used_at),
+  allowedOrigins: row.allowed_origins === null ? null : JSON.parse(row.allowed_origins) as string[],
 });
 // BIGINT arrives as a string: quotas and counts stay far below 2^53.
 const toPlan = (row: PlanRow): Plan => ({ name: row.name, monthlyQuota: Number(row.monthly_quota), perSecond: row.per_second });
-const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at';
+const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at, k.allowed_origins';
 
 export class PostgresStore implements KeyStore {
   readonly kind = 'postgres' as const;
@@ -124,10 +128,23 @@ export class PostgresStore implements KeyStore {
     return this.getPlan(name);
   }
 
-  async createKey(key: NewKey): Promise<ApiKeyRecord> {
+  async createKey(key: NewKey, { maxLiveKeysPerOwner }: { maxLiveKeysPerOwner?: number } = {}): Promise<ApiKeyRecord> {
+    const ownerId = key.ownerId ?? null;
     try {
-      await this.pool.query('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [key.id, key.hash, key.prefix, key.name, key.plan, key.ownerId ?? null, key.createdAt]);
+      await this.transaction(async (client) => {
+        let plan = key.plan;
+        if (ownerId !== null) {
+          // One key creation per account at a time, across replicas: the count below cannot be raced.
+          await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [OWNER_LOCK, ownerId]);
+          plan = (await client.query<{ plan: string }>('SELECT plan FROM accounts WHERE id = $1', [ownerId])).rows[0]?.plan ?? plan;
+          if (maxLiveKeysPerOwner !== undefined) {
+            const n = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM api_keys WHERE owner_id = $1 AND revoked_at IS NULL', [ownerId])).rows[0]!.n);
+            if (n >= maxLiveKeysPerOwner) throw new StoreError(`the account already has ${n} live keys`, 'limit');
+          }
+        }
+        await client.query('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at, allowed_origins) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null]);
+      });
     } catch (error) {
       if ((error as { code?: string }).code === '23503') throw new StoreError(`no plan named ${key.plan}`, 'not_found');
       throw error;
@@ -167,7 +184,14 @@ export class PostgresStore implements KeyStore {
 
   async setKeyPlan(id: string, plan: string): Promise<boolean> {
     try {
-      return (await this.pool.query('UPDATE api_keys SET plan = $1 WHERE id = $2', [plan, id])).rowCount === 1;
+      return await this.transaction(async (client) => {
+        const key = (await client.query<{ owner_id: string | null }>('SELECT owner_id FROM api_keys WHERE id = $1', [id])).rows[0];
+        if (!key) return false;
+        if (key.owner_id === null) return (await client.query('UPDATE api_keys SET plan = $1 WHERE id = $2', [plan, id])).rowCount === 1;
+        await client.query('UPDATE accounts SET plan = $1 WHERE id = $2', [plan, key.owner_id]);
+        await client.query('UPDATE api_keys SET plan = $1 WHERE owner_id = $2', [plan, key.owner_id]);
+        return true;
+      });
     } catch (error) {
       if ((error as { code?: string }).code === '23503') throw new StoreError(`no plan named ${plan}`, 'not_found');
       throw error;
@@ -176,6 +200,10 @@ export class PostgresStore implements KeyStore {
 
   async renameKey(id: string, name: string | null): Promise<boolean> {
     return (await this.pool.query('UPDATE api_keys SET name = $1 WHERE id = $2', [name, id])).rowCount === 1;
+  }
+
+  async setKeyOrigins(id: string, origins: string[]): Promise<boolean> {
+    return (await this.pool.query('UPDATE api_keys SET allowed_origins = $1 WHERE id = $2 AND allowed_origins IS NOT NULL', [JSON.stringify(origins), id])).rowCount === 1;
   }
 
   async recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>> {
@@ -195,8 +223,24 @@ export class PostgresStore implements KeyStore {
            FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at) WHERE k.id = u.id`,
           [[...lastUsed.keys()], [...lastUsed.values()]]);
       }
-      return this.totals(client, totalsFor, month);
+      return this.holderTotals(client, totalsFor, month);
     });
+  }
+
+  private async holderTotals(client: pg.Pool | pg.PoolClient, holderIds: string[], month: string): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    if (holderIds.length === 0) return totals;
+    const { first, last } = monthDays(month);
+    const rows = (await client.query<{ holder: string; total: string }>(
+      `SELECT coalesce(k.owner_id, k.id) AS holder, sum(u.count) AS total FROM usage_daily u JOIN api_keys k ON k.id = u.key_id
+       WHERE u.day BETWEEN $1 AND $2 AND (k.owner_id = ANY($3::text[]) OR (k.owner_id IS NULL AND k.id = ANY($3::text[]))) GROUP BY 1`,
+      [first, last, holderIds])).rows;
+    for (const row of rows) totals.set(row.holder, Number(row.total));
+    return totals;
+  }
+
+  async holderUsage(holderIds: string[], month: string): Promise<Map<string, number>> {
+    return this.holderTotals(this.pool, holderIds, month);
   }
 
   private async totals(client: pg.Pool | pg.PoolClient, keyIds: string[], month: string): Promise<Map<string, number>> {

@@ -17,6 +17,7 @@ interface KeyRow {
   created_at: string;
   revoked_at: string | null;
   last_used_at: string | null;
+  allowed_origins: string | null;
 }
 interface PlanRow {
   name: string;
@@ -27,9 +28,10 @@ interface PlanRow {
 const toKey = (row: KeyRow): ApiKeyRecord => ({
   id: row.id, prefix: row.prefix, name: row.name, plan: row.plan, ownerId: row.owner_id, createdAt: row.created_at,
   revokedAt: row.revoked_at, lastUsedAt: row.last_used_at,
+  allowedOrigins: row.allowed_origins === null ? null : JSON.parse(row.allowed_origins) as string[],
 });
 const toPlan = (row: PlanRow): Plan => ({ name: row.name, monthlyQuota: row.monthly_quota, perSecond: row.per_second });
-const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at';
+const KEY_COLUMNS = 'k.id, k.prefix, k.name, k.plan, k.owner_id, k.created_at, k.revoked_at, k.last_used_at, k.allowed_origins';
 
 export class SqliteStore implements KeyStore {
   readonly kind = 'sqlite' as const;
@@ -105,10 +107,20 @@ export class SqliteStore implements KeyStore {
     return this.getPlan(name);
   }
 
-  async createKey(key: NewKey): Promise<ApiKeyRecord> {
-    if (!(await this.getPlan(key.plan))) throw new StoreError(`no plan named ${key.plan}`, 'not_found');
-    this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(key.id, key.hash, key.prefix, key.name, key.plan, key.ownerId ?? null, key.createdAt);
+  async createKey(key: NewKey, { maxLiveKeysPerOwner }: { maxLiveKeysPerOwner?: number } = {}): Promise<ApiKeyRecord> {
+    const ownerId = key.ownerId ?? null;
+    // IMMEDIATE: the count and the insert hold the write lock together, so no other process can slip a key between.
+    this.db.transaction(() => {
+      const plan = (ownerId === null ? undefined
+        : (this.db.prepare('SELECT plan FROM accounts WHERE id = ?').get(ownerId) as { plan: string } | undefined)?.plan) ?? key.plan;
+      if (!this.db.prepare('SELECT 1 FROM plans WHERE name = ?').get(plan)) throw new StoreError(`no plan named ${plan}`, 'not_found');
+      if (ownerId !== null && maxLiveKeysPerOwner !== undefined) {
+        const { n } = this.db.prepare('SELECT count(*) AS n FROM api_keys WHERE owner_id = ? AND revoked_at IS NULL').get(ownerId) as { n: number };
+        if (n >= maxLiveKeysPerOwner) throw new StoreError(`the account already has ${n} live keys`, 'limit');
+      }
+      this.db.prepare('INSERT INTO api_keys (id, key_hash, prefix, name, plan, owner_id, created_at, allowed_origins) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(key.id, key.hash, key.prefix, key.name, plan, ownerId, key.createdAt, key.allowedOrigins ? JSON.stringify(key.allowedOrigins) : null);
+    }).immediate();
     return (await this.getKey(key.id))!;
   }
 
@@ -144,11 +156,22 @@ export class SqliteStore implements KeyStore {
 
   async setKeyPlan(id: string, plan: string): Promise<boolean> {
     if (!(await this.getPlan(plan))) throw new StoreError(`no plan named ${plan}`, 'not_found');
-    return this.db.prepare('UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
+    return this.db.transaction(() => {
+      const key = this.db.prepare('SELECT owner_id FROM api_keys WHERE id = ?').get(id) as { owner_id: string | null } | undefined;
+      if (!key) return false;
+      if (key.owner_id === null) return this.db.prepare('UPDATE api_keys SET plan = ? WHERE id = ?').run(plan, id).changes === 1;
+      this.db.prepare('UPDATE accounts SET plan = ? WHERE id = ?').run(plan, key.owner_id);
+      this.db.prepare('UPDATE api_keys SET plan = ? WHERE owner_id = ?').run(plan, key.owner_id);
+      return true;
+    }).immediate();
   }
 
   async renameKey(id: string, name: string | null): Promise<boolean> {
     return this.db.prepare('UPDATE api_keys SET name = ? WHERE id = ?').run(name, id).changes === 1;
+  }
+
+  async setKeyOrigins(id: string, origins: string[]): Promise<boolean> {
+    return this.db.prepare('UPDATE api_keys SET allowed_origins = ? WHERE id = ? AND allowed_origins IS NOT NULL').run(JSON.stringify(origins), id).changes === 1;
   }
 
   async recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>> {
@@ -158,7 +181,19 @@ export class SqliteStore implements KeyStore {
       for (const { keyId, day, count } of increments) add.run(keyId, day, count);
       for (const [keyId, at] of lastUsed) touch.run(at, keyId);
     })();
-    return this.monthlyUsage(totalsFor, month);
+    return this.holderUsage(totalsFor, month);
+  }
+
+  async holderUsage(holderIds: string[], month: string): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    if (holderIds.length === 0) return totals;
+    const { first, last } = monthDays(month);
+    const placeholders = holderIds.map(() => '?').join(',');
+    const rows = this.db.prepare(`SELECT coalesce(k.owner_id, k.id) AS holder, sum(u.count) AS total FROM usage_daily u JOIN api_keys k ON k.id = u.key_id
+      WHERE u.day BETWEEN ? AND ? AND (k.owner_id IN (${placeholders}) OR (k.owner_id IS NULL AND k.id IN (${placeholders}))) GROUP BY holder`)
+      .all(first, last, ...holderIds, ...holderIds) as { holder: string; total: number }[];
+    for (const row of rows) totals.set(row.holder, row.total);
+    return totals;
   }
 
   async monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>> {

@@ -22,6 +22,17 @@ export interface ApiKeyRecord {
   createdAt: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** A browser key's allowed origins (canonical `scheme://host[:port]`); null for a secret key. */
+  allowedOrigins: string[] | null;
+}
+
+/**
+ * Whose monthly quota and per-second limit a key draws on: its account (all keys of an account share its plan's
+ * limits, so more keys or a revoked and re-created key give no more), or the key itself for an operator's key made
+ * without an account. Account and key ids never collide (`acct_`, `key_`).
+ */
+export function quotaHolderOf(key: { id: string; ownerId: string | null }): string {
+  return key.ownerId ?? key.id;
 }
 
 /** A key found by its hash, with its plan's limits: what a request needs to be admitted. */
@@ -44,6 +55,8 @@ export interface NewKey {
   plan: string;
   ownerId?: string | null;
   createdAt: string;
+  /** For a browser key: the origins it is served to. Absent or null: a secret key. */
+  allowedOrigins?: string[] | null;
 }
 
 /** A developer's dashboard account. The email is stored lower-cased; the password only as an scrypt hash. */
@@ -60,7 +73,8 @@ export interface Session {
 }
 
 export class StoreError extends Error {
-  constructor(message: string, readonly code: 'conflict' | 'not_found' | 'invalid') {
+  /** `limit`: a limit the store enforces was reached (e.g. an account's live keys). */
+  constructor(message: string, readonly code: 'conflict' | 'not_found' | 'invalid' | 'limit') {
     super(message);
   }
 }
@@ -79,8 +93,12 @@ export interface KeyStore {
   createPlan(plan: Plan): Promise<Plan>;
   updatePlan(name: string, change: Partial<Omit<Plan, 'name'>>): Promise<Plan | undefined>;
 
-  /** Throws StoreError('not_found') if the plan does not exist. */
-  createKey(key: NewKey): Promise<ApiKeyRecord>;
+  /**
+   * Throws StoreError('not_found') if the plan does not exist. A key with an owner takes its account's plan (all keys
+   * of an account share it). `maxLiveKeysPerOwner`: throws StoreError('limit') if the owner already has that many
+   * live keys; checked and inserted atomically, also against other processes.
+   */
+  createKey(key: NewKey, options?: { maxLiveKeysPerOwner?: number }): Promise<ApiKeyRecord>;
   findKeyByHash(hash: string): Promise<KeyWithPlan | undefined>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   listKeys(filter?: { ownerId?: string }): Promise<ApiKeyRecord[]>;
@@ -89,15 +107,25 @@ export interface KeyStore {
   revokeKey(id: string, at: string): Promise<boolean>;
   /** A new secret for the same key (rotation): id, plan and usage stay. False if there is no such live key. */
   replaceSecret(id: string, hash: string, prefix: string): Promise<boolean>;
-  /** Throws StoreError('not_found') if the plan does not exist; false if the key does not. */
+  /**
+   * Throws StoreError('not_found') if the plan does not exist; false if the key does not. For a key with an owner,
+   * this is the account's plan: it and every key of the account move to it.
+   */
   setKeyPlan(id: string, plan: string): Promise<boolean>;
   renameKey(id: string, name: string | null): Promise<boolean>;
+  /** Replaces a browser key's allowed origins. False if there is no such browser key (secret keys have none). */
+  setKeyOrigins(id: string, origins: string[]): Promise<boolean>;
 
   /**
-   * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given keys
-   * (all replicas' usage included) for `month`.
+   * Adds usage counts and last-used times in one transaction, then returns the monthly totals of the given quota
+   * holders (see quotaHolderOf; all replicas' usage included) for `month`.
    */
   recordUsage(increments: UsageIncrement[], lastUsed: Map<string, string>, month: string, totalsFor: string[]): Promise<Map<string, number>>;
+  /**
+   * Requests counted in `month` per quota holder: an account id totals every key the account ever had (revoked ones
+   * too), a key id without an account is that key. Holders without usage are absent.
+   */
+  holderUsage(holderIds: string[], month: string): Promise<Map<string, number>>;
   /** Requests counted per key in `month` (`YYYY-MM`). Keys without usage are absent. */
   monthlyUsage(keyIds: string[], month: string): Promise<Map<string, number>>;
   /** Requests per day of one key, from `from` to `to` inclusive (`YYYY-MM-DD`), days without usage absent. */

@@ -1,7 +1,8 @@
 /**
  * Counts requests per key in memory and writes them to the store in one transaction about once a second (and on
- * shutdown), so a request costs no store write. Enforcement reads `used()`: the month's total as the store last
- * reported it (all replicas included) plus what this process counted since.
+ * shutdown), so a request costs no store write. Enforcement reads `used()` of the key's quota holder (its account,
+ * or the key itself when it has none: see quotaHolderOf): the month's total as the store last reported it (all
+ * replicas and all the account's keys included) plus what this process counted since.
  *
  * What a crash can lose: the counts of at most one flush interval (those not yet written); a failed write keeps its
  * counts for the next attempt, so a store outage loses nothing while the process lives.
@@ -34,16 +35,22 @@ export class UsageMeter {
 
   /** keyId -> day -> requests not yet handed to the store. */
   private pending = new Map<string, Map<string, number>>();
+  /** keyId -> its quota holder, for the keys in `pending`. */
+  private pendingHolders = new Map<string, string>();
+  /** The batch being written, if any (keyId -> day -> requests): still this process's to report. */
+  private writing: Map<string, Map<string, number>> | undefined;
   /** keyId -> when it was last used (epoch ms), written as an ISO time at the flush. */
   private lastUsed = new Map<string, number>();
   private readonly clock = new PeriodClock();
-  /** keyId -> month -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
+  /** holder -> month -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
   private readonly unconfirmed = new Map<string, Map<string, number>>();
-  /** keyId -> the store's monthly total at the last flush. */
+  /** holder -> the store's monthly total (all its keys) at the last flush. */
   private readonly stored = new Map<string, { month: string; total: number; seenAt: number }>();
   private readonly loading = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  /** Bumped when a write starts and when it ends (usedByKey's consistency check). */
+  private writes = 0;
   readonly stats: MeterStats = { flushes: 0, failures: 0, lastFlushMs: 0, lastSuccessAt: 0 };
   private lastFailureAt = 0;
 
@@ -79,7 +86,10 @@ export class UsageMeter {
     await this.flush();
   }
 
-  /** Makes sure the key's stored monthly total is known; only the first request of a key waits for the store. */
+  /**
+   * Makes sure the quota holder's stored monthly total is known; only the first request of a holder waits for the
+   * store. `keyId`: a key id (a key without an account) or an account id.
+   */
   async load(keyId: string): Promise<void> {
     const { month } = this.clock.at(this.nowMs());
     const known = this.stored.get(keyId);
@@ -89,7 +99,7 @@ export class UsageMeter {
     }
     let loading = this.loading.get(keyId);
     if (!loading) {
-      loading = this.store.monthlyUsage([keyId], month).then((totals) => {
+      loading = this.store.holderUsage([keyId], month).then((totals) => {
         this.stored.set(keyId, { month, total: totals.get(keyId) ?? 0, seenAt: Date.now() });
       }).finally(() => this.loading.delete(keyId));
       this.loading.set(keyId, loading);
@@ -102,28 +112,62 @@ export class UsageMeter {
     return this.clock.at(this.nowMs());
   }
 
-  /** Whether the key's monthly total is known for this month (then `used()` needs no store). */
+  /** Whether the holder's monthly total is known for this month (then `used()` needs no store). */
   isLoaded(keyId: string, { month } = this.period()): boolean {
     return this.stored.get(keyId)?.month === month;
   }
 
-  /** Requests of this key counted this month, everywhere the store knows of plus here. Call load() first. */
+  /** Requests of this holder counted this month, everywhere the store knows of plus here. Call load() first. */
   used(keyId: string, { month } = this.period()): number {
     const known = this.stored.get(keyId);
     return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(keyId)?.get(month) ?? 0);
   }
 
-  /** Counts one request of the key; with its monthly quota, flushes early when the key nears it (see above). */
+  /** Counts one request of a key that is its own quota holder (an operator's key without an account). */
   count(keyId: string, monthlyQuota?: number, nowMs = this.nowMs()): void {
+    this.countFor(keyId, keyId, monthlyQuota, nowMs);
+  }
+
+  /**
+   * Counts one request of the key against its quota holder's total; with the holder's monthly quota, flushes early
+   * when the holder nears it (see above).
+   */
+  countFor(keyId: string, holderId: string, monthlyQuota?: number, nowMs = this.nowMs()): void {
     const { day, month } = this.clock.at(nowMs);
     addTo(this.pending, keyId, day, 1);
-    const unconfirmed = addTo(this.unconfirmed, keyId, month, 1);
+    if (holderId !== keyId) this.pendingHolders.set(keyId, holderId);
+    const unconfirmed = addTo(this.unconfirmed, holderId, month, 1);
     this.lastUsed.set(keyId, nowMs);
     if (monthlyQuota !== undefined && !this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
-      const stored = this.stored.get(keyId);
+      const stored = this.stored.get(holderId);
       const remaining = monthlyQuota - (stored?.month === month ? stored.total : 0);
       if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
     }
+  }
+
+  /**
+   * One key's requests in `month` (`YYYY-MM`): the store's count plus what this process has not written yet. (Its
+   * account's total, for the quota, is `used(accountId)`.) Asks the store.
+   */
+  async usedByKey(keyId: string, month: string): Promise<number> {
+    // The store's count and ours must be of the same moment: read while no write is under way, and again if one
+    // started or ended meanwhile (its batch would be counted twice, or not at all).
+    for (let attempt = 0; ; attempt++) {
+      if (this.flushing) await this.flushing.catch(() => undefined);
+      if (this.flushing && attempt < 3) continue;
+      const writes = this.writes;
+      const stored = (await this.store.monthlyUsage([keyId], month)).get(keyId) ?? 0;
+      if (writes === this.writes || attempt >= 3) return stored + this.unwrittenOf(keyId, { month });
+    }
+  }
+
+  /** Requests of one key counted here in `month` and not yet written (its share beyond what the store says). */
+  unwrittenOf(keyId: string, { month }: { month: string } = this.period()): number {
+    let n = 0;
+    for (const batch of [this.pending, this.writing]) {
+      for (const [day, count] of batch?.get(keyId) ?? []) if (day.startsWith(month)) n += count;
+    }
+    return n;
   }
 
   /** Requests counted but not yet written (what a crash now would lose). */
@@ -135,29 +179,42 @@ export class UsageMeter {
 
   /** Writes the pending counts in one transaction and refreshes the totals of the keys in use. One at a time. */
   flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => (this.flushing = undefined));
+    if (!this.flushing) {
+      this.writes++;
+      this.flushing = this.write().finally(() => {
+        this.flushing = undefined;
+        this.writes++;
+      });
+    }
     return this.flushing;
   }
 
   private async write(): Promise<void> {
     const batch = this.pending;
+    const holders = this.pendingHolders;
     const lastUsed = this.lastUsed;
     this.pending = new Map();
+    this.pendingHolders = new Map();
     this.lastUsed = new Map();
+    const holderOf = (keyId: string) => holders.get(keyId) ?? keyId;
     const increments: UsageIncrement[] = [...batch].flatMap(([keyId, days]) => [...days].map(([day, count]) => ({ keyId, day, count })));
     const month = monthOf(new Date(this.nowMs()));
     const idleSince = Date.now() - IDLE_MS;
-    for (const [keyId, entry] of this.stored) if (entry.seenAt < idleSince && !lastUsed.has(keyId)) this.stored.delete(keyId);
-    const active = [...new Set([...this.stored.keys(), ...increments.map((i) => i.keyId)])];
+    const batchHolders = new Set([...batch.keys()].map(holderOf));
+    for (const [holderId, entry] of this.stored) if (entry.seenAt < idleSince && !batchHolders.has(holderId)) this.stored.delete(holderId);
+    const active = [...new Set([...this.stored.keys(), ...batchHolders])];
     if (increments.length === 0 && active.length === 0) return;
     const started = performance.now();
     let totals: Map<string, number>;
     try {
       const lastUsedIso = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
+      this.writing = batch;
       totals = await this.store.recordUsage(increments, lastUsedIso, month, active);
     } catch (error) {
+      this.writing = undefined;
       // Nothing is lost: the batch is added back to whatever was counted meanwhile.
       for (const { keyId, day, count } of increments) addTo(this.pending, keyId, day, count);
+      for (const [keyId, holderId] of holders) if (!this.pendingHolders.has(keyId)) this.pendingHolders.set(keyId, holderId);
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       this.stats.failures++;
       this.consecutiveFailures++;
@@ -165,17 +222,19 @@ export class UsageMeter {
       this.options.onError?.(error);
       throw error;
     }
+    this.writing = undefined;
     for (const { keyId, day, count } of increments) {
-      const months = this.unconfirmed.get(keyId);
+      const holderId = holderOf(keyId);
+      const months = this.unconfirmed.get(holderId);
       if (!months) continue;
       const month = day.slice(0, 7);
       const left = (months.get(month) ?? 0) - count;
       if (left > 0) months.set(month, left);
-      else if (months.delete(month) && months.size === 0) this.unconfirmed.delete(keyId);
+      else if (months.delete(month) && months.size === 0) this.unconfirmed.delete(holderId);
     }
     const now = Date.now();
-    for (const keyId of active) {
-      this.stored.set(keyId, { month, total: totals.get(keyId) ?? 0, seenAt: this.stored.get(keyId)?.seenAt ?? now });
+    for (const holderId of active) {
+      this.stored.set(holderId, { month, total: totals.get(holderId) ?? 0, seenAt: batchHolders.has(holderId) ? now : this.stored.get(holderId)?.seenAt ?? now });
     }
     this.stats.flushes++;
     this.consecutiveFailures = 0;

@@ -1,6 +1,7 @@
 /** The curated alias table (data/aliases.csv): names people use that no spelling rule reaches. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { parseCsvRecords } from '../lib/csv.js';
 
 export const ALIASES_PATH = fileURLToPath(new URL('../../data/aliases.csv', import.meta.url));
@@ -11,6 +12,8 @@ export interface Alias {
   codes: string[];
   source: string;
   note: string;
+  /** A name or code the units had before (from the unit history): matched exactly, reported as `match: "former"`. */
+  former?: boolean;
 }
 
 export function parseAliases(text: string): Alias[] {
@@ -23,4 +26,47 @@ export function parseAliases(text: string): Alias[] {
 
 export function loadAliases(path: string = ALIASES_PATH): Alias[] {
   return parseAliases(readFileSync(path, 'utf8'));
+}
+
+/**
+ * The former names and former codes of today's units (data/history.json), as aliases marked `former`: a retired
+ * code means its successors ("0505" -> Odongk Maechay and Samakki Munichay), a former name the units that had it.
+ */
+export function formerAliases(gazetteer: Gazetteer): Alias[] {
+  const byName = new Map<string, Set<string>>();
+  for (const f of gazetteer.formerNames()) {
+    const codes = byName.get(f.name) ?? new Set<string>();
+    codes.add(f.code);
+    byName.set(f.name, codes);
+  }
+  const names = [...byName].map(([alias, codes]) => ({ alias, codes: [...codes].sort(), source: 'history', note: 'former name', former: true }));
+  const codes = gazetteer.retiredCodes().map((code) => ({ alias: code, codes: gazetteer.successorsOf(code), source: 'history', note: 'former code', former: true }));
+  return [...names, ...codes].filter((a) => a.codes.length > 0).sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+}
+
+/** Repairs that only fix spacing or encoding invisibly: the search normalises these away by itself. */
+const INVISIBLE_REPAIRS = new Set(['nfc', 'remove-zero-width', 'collapse-spaces', 'trim', 'no-space-inside-brackets']);
+
+/**
+ * The source's spelling of every name the build repaired (data/REPAIRS.md), as an alias of the unit: a user who types
+ * the defective form (សួនអំំពៅកើត, PhumThmei, Kracheh) still finds it.
+ */
+export function repairAliases(gazetteer: Gazetteer): Alias[] {
+  const byName = new Map<string, Set<string>>();
+  for (const r of gazetteer.repairs) {
+    if (INVISIBLE_REPAIRS.has(r.rule) || r.before.trim() === '' || !gazetteer.byCode(r.code)) continue;
+    const codes = byName.get(r.before) ?? new Set<string>();
+    codes.add(r.code);
+    byName.set(r.before, codes);
+  }
+  return [...byName].map(([alias, codes]) => ({ alias, codes: [...codes].sort(), source: 'repair', note: 'source spelling before a repair' }))
+    .sort((a, b) => (a.alias < b.alias ? -1 : a.alias > b.alias ? 1 : 0));
+}
+
+/**
+ * What the search index is built with: the curated aliases, the source spellings the build repaired, and the unit
+ * history's former names and codes.
+ */
+export function searchAliases(gazetteer: Gazetteer, path: string = ALIASES_PATH): Alias[] {
+  return [...loadAliases(path), ...repairAliases(gazetteer), ...formerAliases(gazetteer)];
 }

@@ -27,8 +27,13 @@ const NUMBER_WORDS = table({
   buon: '4', boun: '4', buan: '4',
   pram: '5', bram: '5',
   prammuoy: '6', prampir: '7', prambei: '8', prambuon: '9',
-  dap: '10', dop: '10',
+  dab: '10', dap: '10', dop: '10',
+  // Tens and their compounds written as one word: "Dabmuoy" (11), "Mpheypir" (22).
+  mphey: '20', mphei: '20', mphai: '20', mphay: '20',
+  dabmuoy: '11', dabpir: '12', dabbei: '13', dabbuon: '14', dabpram: '15',
 });
+/** A ten followed by a unit adds up: "Dab Muoy" (ដប់មួយ) is 11, "Mphey Prampir" (ម្ភៃប្រាំពីរ) is 27. */
+const TENS = new Set(['10', '20']);
 /** "pram muoy" written as two words. */
 const AFTER_PRAM = table({ '1': '6', '2': '7', '3': '8', '4': '9' });
 const ROMAN = table({ i: '1', ii: '2', iii: '3', iv: '4' });
@@ -78,6 +83,20 @@ export function normaliseNumbers(words: readonly string[]): string[] {
     if (value === '5' && i + 1 < words.length && AFTER_PRAM[NUMBER_WORDS[words[i + 1]!] ?? '']) {
       value = AFTER_PRAM[NUMBER_WORDS[words[i + 1]!]!]!;
       i++;
+    }
+    // A ten written as a word, then a unit written as a word (or pram + unit): their sum.
+    if (TENS.has(value) && NUMBER_WORDS[word] !== undefined && i + 1 < words.length) {
+      const next = words[i + 1]!;
+      let unit = NUMBER_WORDS[next];
+      let used = 1;
+      if (unit === '5' && i + 2 < words.length && AFTER_PRAM[NUMBER_WORDS[words[i + 2]!] ?? '']) {
+        unit = AFTER_PRAM[NUMBER_WORDS[words[i + 2]!]!];
+        used = 2;
+      }
+      if (unit !== undefined && Number(unit) < 10) {
+        value = String(Number(value) + Number(unit));
+        i += used;
+      }
     }
     out.push(value);
   }

@@ -21,7 +21,7 @@ import { type SortedKeys, SortedKeysBuilder } from './sorted-keys.js';
 import { TypoIndex, typoBudget } from './typo.js';
 
 /** How a result matched, as the API reports it. */
-export type MatchKind = 'exact' | 'alias' | 'postal_code' | 'prefix' | 'contains' | 'variant' | 'typo';
+export type MatchKind = 'exact' | 'alias' | 'former' | 'postal_code' | 'prefix' | 'contains' | 'variant' | 'typo';
 
 /**
  * Ranking tiers, best first. An exact alias (a whole name people use, e.g. Sihanoukville) ranks right after an exact
@@ -30,7 +30,11 @@ export type MatchKind = 'exact' | 'alias' | 'postal_code' | 'prefix' | 'contains
 const TIERS = [
   { name: 'exact', kind: 'exact' },
   { name: 'alias', kind: 'alias' },
+  // A name the unit had before (unit history): exact only.
+  { name: 'former', kind: 'former' },
   { name: 'postal-owner', kind: 'postal_code' },
+  // A code that no longer exists: its successors, after the unit that owns those digits as a postal code.
+  { name: 'former-code', kind: 'former' },
   { name: 'postal', kind: 'postal_code' },
   { name: 'prefix', kind: 'prefix' },
   { name: 'contains', kind: 'contains' },
@@ -129,6 +133,8 @@ export interface IndexTables {
   aliasExact: MultiMap;
   aliasKey: MultiMap;
   aliasPrefix: SortedKeys;
+  /** Former names (normalised like names) and retired codes -> today's units (see aliases.ts formerAliases). */
+  formerExact: MultiMap;
   postal: SortedKeys;
   postalOwner: Map<string, number>;
   /** Word -> units having it in a name's core; a unit's word lists, to check typo candidates. */
@@ -191,8 +197,10 @@ export class SearchIndex {
   private rank(query: string): Ranked {
     const matches = new Matches(this.best);
     const digits = asciiDigits(query).replace(/\s+/g, '');
-    if (/^\d{2,6}$/.test(digits)) this.matchPostal(digits, matches);
-    else if (hasKhmer(query)) this.matchKhmer(query, matches);
+    if (/^\d{2,8}$/.test(digits)) {
+      if (digits.length <= 6) this.matchPostal(digits, matches);
+      matches.addAll(this.tables.formerExact.get(digits), TIER['former-code']);
+    } else if (hasKhmer(query)) this.matchKhmer(query, matches);
     else this.matchLatin(query, matches);
 
     const keys = new Float64Array(matches.touched.length);
@@ -220,6 +228,7 @@ export class SearchIndex {
     for (const form of distinct([normalised, stripKhmerUnitWord(normalised)])) {
       matches.addAll(this.tables.khmerExact.get(form), TIER.exact);
       matches.addAll(this.tables.aliasExact.get(form), TIER.alias);
+      matches.addAll(this.tables.formerExact.get(form), TIER.former);
       this.tables.khmerPrefix.forPrefix(form, (u) => matches.add(u, TIER.prefix));
       // One letter inside names would match most of them: substrings from two code points.
       if (form.length >= 2) this.tables.khmerInner.forPrefix(form, (u) => matches.add(u, TIER.contains));
@@ -235,6 +244,7 @@ export class SearchIndex {
       const key = romanizationKey(form);
       matches.addAll(this.tables.latinExact.get(c), TIER.exact);
       matches.addAll(this.tables.aliasExact.get(c), TIER.alias);
+      matches.addAll(this.tables.formerExact.get(c), TIER.former);
       this.tables.latinPrefix.forPrefix(c, (u) => matches.add(u, TIER.prefix));
       if (c.length >= 2) this.tables.latinWordSuffix.forPrefix(c, (u) => matches.add(u, TIER.contains));
       // The key merges a lot: only from 3 letters, and as a prefix only from 5.
@@ -330,12 +340,20 @@ export function buildTables(units: readonly Unit[], aliases: readonly Alias[] = 
   const aliasExact = new MultiMap();
   const aliasKey = new MultiMap();
   const aliasPrefix = new SortedKeysBuilder();
+  const formerExact = new MultiMap();
   for (const alias of aliases) {
     const targets = alias.codes.map((code) => {
       const u = indexOf.get(code);
       if (u === undefined) throw new Error(`alias ${JSON.stringify(alias.alias)} points at unknown unit ${code}`);
       return u;
     });
+    if (alias.former) {
+      const forms = /^\d+$/.test(alias.alias) ? [alias.alias] : hasKhmer(alias.alias)
+        ? distinct([normaliseKhmer(alias.alias), stripKhmerUnitWord(normaliseKhmer(alias.alias))])
+        : distinct([latinForms(alias.alias).words, latinForms(alias.alias).core]).map(compact);
+      for (const form of forms) for (const u of targets) formerExact.add(form, u);
+      continue;
+    }
     const forms = hasKhmer(alias.alias)
       ? distinct([normaliseKhmer(alias.alias), stripKhmerUnitWord(normaliseKhmer(alias.alias))]).map((f) => ({ text: f, key: null }))
       : distinct([latinForms(alias.alias).words, latinForms(alias.alias).core]).map((f) => ({ text: compact(f), key: romanizationKey(f) }));
@@ -355,7 +373,7 @@ export function buildTables(units: readonly Unit[], aliases: readonly Alias[] = 
     if (unit.level !== 'village') postalOwner.set(unit.postal_code, u);
   });
   return {
-    order, byOrder, latinExact, keyExact, khmerExact, aliasExact, aliasKey, postalOwner, wordPostings, unitWordLists, compactNames,
+    order, byOrder, latinExact, keyExact, khmerExact, aliasExact, aliasKey, formerExact, postalOwner, wordPostings, unitWordLists, compactNames,
     latinPrefix: latinPrefix.build(),
     latinWordSuffix: wordSuffix.build(),
     keyPrefix: keyPrefix.build(),

@@ -18,7 +18,7 @@ import { TypoIndex } from './typo.js';
 /** Beside the compiled code: dist/search-index.json (written by `npm run build`; never committed). */
 export const SNAPSHOT_PATH = fileURLToPath(new URL('../search-index.json', import.meta.url));
 
-const FORMAT = 1;
+const FORMAT = 2;
 const ENGINE_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** What the tables depend on, as one hash. */
@@ -28,7 +28,7 @@ export function fingerprint(units: readonly Unit[], aliases: readonly Alias[]): 
     hash.update(`${file}\n`).update(readFileSync(ENGINE_DIR + file));
   }
   hash.update(units.map((u) => [u.code, u.level, u.name_latin, u.name_ungegn ?? '', u.name_km, u.postal_code].join('\t')).join('\n'));
-  hash.update(JSON.stringify(aliases.map((a) => [a.alias, a.codes])));
+  hash.update(JSON.stringify(aliases.map((a) => [a.alias, a.codes, a.former === true])));
   return hash.digest('hex');
 }
 
@@ -47,7 +47,7 @@ interface TablesJson {
   unitWordLists: string[][][];
 }
 
-const MULTI = ['latinExact', 'keyExact', 'khmerExact', 'aliasExact', 'aliasKey', 'wordPostings', 'compactNames'] as const;
+const MULTI = ['latinExact', 'keyExact', 'khmerExact', 'aliasExact', 'aliasKey', 'formerExact', 'wordPostings', 'compactNames'] as const;
 const SORTED = ['latinPrefix', 'latinWordSuffix', 'keyPrefix', 'khmerPrefix', 'khmerInner', 'aliasPrefix', 'postal'] as const;
 const TYPO = ['typoWords', 'typoCompact'] as const;
 type MultiName = (typeof MULTI)[number];

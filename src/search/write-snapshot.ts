@@ -1,11 +1,11 @@
 /** Run by `npm run build` after compiling: saves the search index's tables beside the code (see snapshot.ts). */
 import { loadGazetteer } from '../gazetteer/load.js';
-import { loadAliases } from './aliases.js';
+import { searchAliases } from './aliases.js';
 import { buildTables } from './search-index.js';
 import { readSnapshot, SNAPSHOT_PATH, writeSnapshot } from './snapshot.js';
 
 const gazetteer = loadGazetteer();
-const aliases = loadAliases();
+const aliases = searchAliases(gazetteer);
 writeSnapshot(SNAPSHOT_PATH, gazetteer.units, aliases, buildTables(gazetteer.units, aliases));
 // What a start will do: a snapshot it would not use is a build error, not a silently slower start.
 const read = readSnapshot(SNAPSHOT_PATH, gazetteer.units, aliases);

@@ -29,6 +29,25 @@ describe('kh-address keys and plans', () => {
     return { code, out: out.text, err: err.text };
   };
 
+  it('creates a browser key with --origin (repeatable), lists its origins, and changes them', async () => {
+    const created = JSON.parse((await cli('keys', 'create', '--name', 'shop web', '--origin', 'https://Shop.example.com/', '--origin', 'http://localhost:5173', '--json')).out) as
+      { id: string; key: string; type: string; allowedOrigins: string[] };
+    assert.match(created.key, /^khp_/);
+    assert.ok(isWellFormedKey(created.key));
+    assert.equal(created.type, 'browser');
+    assert.deepEqual(created.allowedOrigins, ['https://shop.example.com', 'http://localhost:5173']);
+    assert.match((await cli('keys', 'list')).out, new RegExp(`${created.id}.*https://shop.example.com http://localhost:5173`));
+    assert.equal((await cli('keys', 'origins', created.id, '--origin', 'https://new.example')).code, 0);
+    assert.match((await cli('keys', 'list')).out, new RegExp(`${created.id}.*https://new.example$`, 'm'));
+    const bad = await cli('keys', 'create', '--origin', 'shop.example.com');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--origin: not an origin: "shop.example.com"/);
+    const secret = JSON.parse((await cli('keys', 'create', '--json')).out) as { id: string };
+    const notBrowser = await cli('keys', 'origins', secret.id, '--origin', 'https://new.example');
+    assert.equal(notBrowser.code, 1);
+    assert.match(notBrowser.err, /no browser key/);
+  });
+
   it('manages plans', async () => {
     assert.deepEqual(JSON.parse((await cli('plans', 'list', '--json')).out), [{ name: 'free', monthlyQuota: 1000, perSecond: 5 }]);
     assert.equal((await cli('plans', 'create', 'pro', '--monthly-quota', '100000', '--per-second', '50')).code, 0);

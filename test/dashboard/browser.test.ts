@@ -55,7 +55,7 @@ describe('dashboard in Chromium', () => {
     await page.waitForURL('**/dashboard');
     await shot('3-dashboard-empty');
 
-    await page.getByLabel('Name (optional)').fill('my shop');
+    await page.getByLabel('Name (optional)', { exact: true }).fill('my shop');
     await page.getByRole('button', { name: 'Create a key' }).click();
     const key = (await page.locator('#new-key').textContent())!;
     assert.match(key, /^khk_\w{30}$/);
@@ -93,13 +93,53 @@ describe('dashboard in Chromium', () => {
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'invalid_api_key');
   });
 
-  it('switches to Khmer, rendered with a Khmer-capable font stack', async () => {
+  /** Whether the page is wider than the 390 px screen (something would need a sideways scroll). */
+  const overflows = () => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+
+  it('switches to Khmer, rendered with a Khmer-capable font stack, without overflowing a phone screen', async () => {
     await page.goto(`${server.url}/?lang=km`);
     assert.equal(await page.getAttribute('html', 'lang'), 'km');
     await page.getByText('សាកល្បង').first().waitFor();
     const fontFamily = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
     assert.match(fontFamily, /Noto Sans Khmer/);
     await shot('9-landing-khmer');
+    // A Khmer search: the example command (long when percent-encoded) wraps inside the page.
+    await page.getByLabel('ស្វែងរកទីកន្លែង ឬលេខកូដប្រៃសណីយ៍').fill('សង្កាត់បឹងកក់ទី១');
+    await page.getByRole('button', { name: 'ស្វែងរក', exact: true }).click();
+    await page.locator('pre.command').waitFor();
+    assert.equal(await overflows(), false, 'the Khmer results page fits 390 px');
+    await shot('10-landing-khmer-results');
+  });
+
+  it('shows the signed-in pages in Khmer at 390 px: dashboard, new key, usage chart, revoke', async () => {
+    // A new visitor (the first test signed its browser in).
+    page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    await page.goto(`${server.url}/signup?lang=km`);
+    await page.getByLabel('អ៊ីមែល').fill('sophea@example.com');
+    await page.getByLabel('ពាក្យសម្ងាត់').fill('a long enough password');
+    await page.getByRole('button', { name: 'បង្កើតគណនី' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText('មិនទាន់មានសោទេ', { exact: false }).waitFor();
+    await page.getByLabel('ឈ្មោះ (ស្រេចចិត្ត)', { exact: true }).fill('ហាងរបស់ខ្ញុំ');
+    await page.getByRole('button', { name: 'បង្កើតសោ', exact: true }).click();
+    await page.waitForURL('**/dashboard/keys/new/*');
+    const key = (await page.locator('#new-key').textContent())!;
+    assert.equal(await overflows(), false, 'the new-key page fits 390 px');
+    await shot('11-key-created-khmer');
+    // Reloading the page that showed the key neither shows it again nor makes another key.
+    await page.reload();
+    assert.equal(await page.locator('#new-key').count(), 0);
+    await shot('12-key-already-shown-khmer');
+    assert.equal((await fetch(`${server.url}/search?q=Kampot`, { headers: { 'x-api-key': key } })).status, 200);
+    await page.getByRole('link', { name: 'ត្រឡប់ទៅផ្ទាំងគ្រប់គ្រង' }).click();
+    await page.locator('tr[data-key-id]').first().waitFor();
+    assert.equal(await page.locator('tr[data-key-id]').count(), 1, 'one key, however often the page was reloaded');
+    await page.getByText('បានប្រើ ១ ក្នុងចំណោម ១.០០០ សំណើ').waitFor();
+    assert.equal(await overflows(), false, 'the dashboard fits 390 px');
+    await shot('13-dashboard-khmer');
+    await page.getByRole('link', { name: 'ដកហូត' }).click();
+    await page.getByRole('button', { name: 'ដកហូត' }).waitFor();
+    await shot('14-revoke-confirm-khmer');
   });
 
   it('has labelled form fields and a language attribute on every page (basic accessibility checks)', async () => {

@@ -117,6 +117,32 @@ describe('developer dashboard', () => {
     assert.match((await client.get('/dashboard')).body, /<strong>revoked<\/strong>/);
   });
 
+  it('explains secret and browser keys, creates a browser key for its origins, and edits them', async () => {
+    const client = await signedUp(d.app, 'web@example.com');
+    const page = (await client.get('/dashboard')).body;
+    assert.match(page, /Secret key<\/strong> \(<code>khk_…<\/code>\): For your server/);
+    assert.match(page, /Browser key<\/strong> \(<code>khp_…<\/code>\): For a web page/);
+    assert.match((await client.get('/dashboard?lang=km')).body, /សោកម្មវិធីរុករក<\/strong> \(<code>khp_…<\/code>\)/);
+    await client.get('/dashboard?lang=en');
+    const refused = await client.post('/dashboard/browser-keys', { name: 'web', origins: 'shop.example.com/checkout' });
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.body, /role="alert">not an origin: &quot;shop.example.com\/checkout&quot;/);
+    await client.get('/dashboard');
+    const { key, shown } = await issueKey(client, '/dashboard/browser-keys', { name: 'web', origins: 'https://shop.example.com\r\nhttp://localhost:5173' });
+    assert.match(key, /^khp_/);
+    assert.match(shown.body, /&lt;kh-address-picker api-base="http:\/\/localhost(:80)?" api-key="khp_\w+"/);
+    const from = (origin: string) => d.app.inject({ url: '/v1/provinces', headers: { 'x-api-key': key, origin } });
+    assert.equal((await from('https://shop.example.com')).statusCode, 200);
+    assert.equal((await from('https://evil.example')).statusCode, 403);
+    const dashboard = (await client.get('/dashboard')).body;
+    assert.match(dashboard, />browser\s/);
+    const id = /data-key-id="(key_\w+)"/.exec(dashboard)![1]!;
+    assert.match(dashboard, /https:\/\/shop.example.com\nhttp:\/\/localhost:5173<\/textarea>/);
+    assert.equal((await client.post(`/dashboard/keys/${id}/origins`, { origins: 'https://new.example' })).statusCode, 303);
+    assert.equal((await from('https://shop.example.com')).statusCode, 403, 'applied at once on this server');
+    assert.equal((await from('https://new.example')).statusCode, 200);
+  });
+
   it('never lets one developer see, rotate or revoke another\'s keys', async () => {
     const alice = await signedUp(d.app, 'alice@example.com');
     await alice.get('/dashboard');

@@ -84,7 +84,7 @@ export async function issueKey(client: Client, url: string, fields: Record<strin
   const post = await client.post(url, fields);
   if (post.statusCode !== 303) throw new Error(`${url}: ${post.statusCode} ${post.body.slice(0, 300)}`);
   const shown = await client.get(String(post.headers.location));
-  const key = /id="new-key">(khk_\w+)</.exec(shown.body)?.[1];
+  const key = /id="new-key">(kh[kp]_\w+)</.exec(shown.body)?.[1];
   if (!key) throw new Error(`${url}: no key shown at ${post.headers.location}: ${shown.statusCode} ${shown.body.slice(0, 300)}`);
   return { key, post, shown };
 }

@@ -102,6 +102,7 @@ describe('Khmer pages', () => {
     assert.match(pages.revoke!, /ដកហូត/);
     assert.doesNotMatch(pages.revoke!, /<button[^>]*>បោះបង់/, 'Revoke is not a word for Cancel');
     assert.match(pages.used!, /class="y-max"[^>]*>១</);
+    assert.match(pages.used!, /បានប្រើ ១ ក្នុងចំណោម ១\.០០០ សំណើ/, 'counts grouped as in the other Khmer texts (១.០០០)');
     assert.match(pages.usedJustNow!, /ក្នុងរយៈពេលប៉ុន្មានវិនាទីចុងក្រោយនេះ/);
     for (const [name, page] of Object.entries(pages)) {
       assert.match(page, /<html lang="km">/, name);

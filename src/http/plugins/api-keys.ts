@@ -6,6 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { AccessControl, Admission, LimitState } from '../../keys/access-control.js';
+import { isBrowserKeyText } from '../../keys/key-format.js';
+import { requestOrigin } from '../../keys/origins.js';
 import type { KeyWithPlan } from '../../keys/store.js';
 import { sendError } from '../errors.js';
 
@@ -41,6 +43,12 @@ export function setRateLimitHeaders(reply: FastifyReply, key: KeyWithPlan, limit
 function apply(admission: Admission, request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction, onRefused: (reason: string) => void): void {
   if (admission.outcome !== 'admitted') onRefused(admission.outcome === 'missing' ? 'missing_api_key' : admission.outcome === 'invalid' ? 'invalid_api_key' : admission.outcome);
   switch (admission.outcome) {
+    case 'origin_not_allowed':
+      sendError(request, reply, { statusCode: 403, code: 'origin_not_allowed',
+        message: admission.origin === undefined
+          ? 'This is a browser key: it is served only to requests whose Origin (or Referer) is one of its allowed origins, and this request names none.'
+          : `This browser key is not allowed from the origin ${admission.origin}. Add the origin to the key in the dashboard, or use another key.` });
+      return;
     case 'missing':
       sendError(request, reply, { statusCode: 401, code: 'missing_api_key',
         message: 'This request needs an API key in the x-api-key header. Get one from the developer dashboard.' });
@@ -64,6 +72,12 @@ function apply(admission: Admission, request: FastifyRequest, reply: FastifyRepl
     case 'admitted':
       setRateLimitHeaders(reply, admission.key, admission.limits);
       request.apiKey = { key: admission.key, limits: admission.limits };
+      // A browser key's response is for its origin only: CORS names that origin (not *), and caches must tell
+      // origins apart.
+      if (admission.key.allowedOrigins !== null) {
+        const origin = requestOrigin(request.headers.origin, request.headers.referer);
+        if (origin !== undefined) reply.header('access-control-allow-origin', origin);
+      }
       done();
   }
 }
@@ -72,7 +86,14 @@ function apply(admission: Admission, request: FastifyRequest, reply: FastifyRepl
 export function registerApiKeys(scope: FastifyInstance, access: AccessControl, onRefused: (reason: string) => void = () => undefined): void {
   scope.decorateRequest('apiKey', undefined);
   scope.addHook('onRequest', (request, reply, done) => {
-    const admission = access.admit(request.headers[API_KEY_HEADER]);
+    const header = request.headers[API_KEY_HEADER];
+    let originOf: (() => string | undefined) | undefined;
+    if (typeof header === 'string' && isBrowserKeyText(header)) {
+      // Whatever the outcome, a browser key's response depends on the Origin.
+      reply.header('vary', 'Origin');
+      originOf = () => requestOrigin(request.headers.origin, request.headers.referer);
+    }
+    const admission = access.admit(header, originOf);
     // A store that cannot answer (a key not cached yet) is the error handler's: 503 with Retry-After.
     if (admission instanceof Promise) admission.then((a) => apply(a, request, reply, done, onRefused), (error: Error) => done(error));
     else apply(admission, request, reply, done, onRefused);

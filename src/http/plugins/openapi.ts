@@ -26,11 +26,14 @@ Two response shapes are served side by side, over the same data:
 - **code-based** (paths under \`/v1\`): NCDD codes, \`{ status, data }\` envelope, both names in every record.
 
 Every data request needs an API key in the \`x-api-key\` header. The free plan allows 1,000 requests per calendar month
-(UTC) and 5 per second; higher plans are set by the operator. Keyed responses carry the IETF \`RateLimit-Policy\` and
+(UTC) and 5 per second; higher plans are set by the operator. A **secret key** (\`khk_...\`) is for servers; a
+**browser key** (\`khp_...\`) may sit in a web page: it is served only when the request's \`Origin\` (or, lacking it,
+\`Referer\`) is one of the origins listed with the key, and then \`Access-Control-Allow-Origin\` names that origin
+(with \`Vary: Origin\`). Keyed responses carry the IETF \`RateLimit-Policy\` and
 \`RateLimit\` header fields for both limits (\`"monthly"\` and \`"per-second"\`).
 
 Errors use the envelope of their shape with a stable \`error.code\`: \`invalid_request\` (400), \`missing_api_key\` and
-\`invalid_api_key\` (401), \`not_found\` (404), \`method_not_allowed\` (405), \`quota_exceeded\` and \`rate_limited\`
+\`invalid_api_key\` (401), \`origin_not_allowed\` (403: a browser key from an origin it does not list), \`not_found\` (404), \`method_not_allowed\` (405), \`quota_exceeded\` and \`rate_limited\`
 (429, with \`Retry-After\`), \`internal_error\` (500). Unknown query parameters are rejected with 400 (a misspelt
 \`lang\` would otherwise silently answer in English); a repeated parameter is a 400 too. Integer parameters
 (\`page\`, \`pageSize\`) are plain decimal digits: \`+1\`, \`1e3\`, \`0x10\`, \`1.0\`, \` 1\` or \`Infinity\` are a 400.
@@ -64,7 +67,7 @@ export async function registerOpenApi(app: FastifyInstance, { apiVersion, datase
       servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (khk_...), from the developer dashboard.' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key, from the developer dashboard: a secret key (khk_...) on a server, or a browser key (khp_...) limited to its origins in a web page.' },
         },
       },
       // Every operation needs a key unless it says otherwise (/health).

@@ -1,25 +1,34 @@
-/** GET /usage and GET /v1/usage: the calling key's plan, quota, used and remaining this month, and reset time. */
+/**
+ * GET /usage and GET /v1/usage: the calling key's plan, quota, used and remaining this month, and reset time; for a
+ * key of an account, the account's total (its quota) and this key's share.
+ */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
+import type { AccessControl } from '../../keys/access-control.js';
 import { monthOf } from '../../keys/periods.js';
 import { TAGS } from '../plugins/openapi.js';
 import { errorResponses, IdentifierError, NoQuery, V1Error } from '../schemas/common.js';
 import { Envelope } from '../schemas/identifier.js';
 import { UsageRecord } from '../schemas/usage.js';
 
-function usageOf(request: FastifyRequest): Static<typeof UsageRecord> {
+/** The key's plan and usage; for an account's key, the account's total and this key's share (one store read). */
+async function usageOf(request: FastifyRequest, access: AccessControl): Promise<Static<typeof UsageRecord>> {
   const { key, limits } = request.apiKey!;
+  const period = monthOf(new Date(limits.monthly.resetsAt.getTime() - 1));
+  const shared = key.ownerId !== null;
+  let keyUsed = limits.used;
+  if (shared) keyUsed = Math.min(limits.used, await access.meter.usedByKey(key.id, period));
   return {
     key_id: key.id, key_prefix: key.prefix, plan: key.limits.name, monthly_quota: limits.monthly.quota,
-    per_second: limits.perSecond.quota, used: limits.used, remaining: limits.monthly.remaining,
-    period: monthOf(new Date(limits.monthly.resetsAt.getTime() - 1)), resets_at: limits.monthly.resetsAt.toISOString(),
+    per_second: limits.perSecond.quota, quota_scope: shared ? 'account' : 'key', used: limits.used, key_used: keyUsed,
+    remaining: limits.monthly.remaining, period, resets_at: limits.monthly.resetsAt.toISOString(),
   };
 }
 
 const description = 'This request is counted too. Not cached: the numbers change with every request.';
 
-export async function usageRoutes(app: FastifyInstance): Promise<void> {
+export async function usageRoutes(app: FastifyInstance, { access }: { access: AccessControl }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/usage', {
     schema: {
@@ -27,7 +36,7 @@ export async function usageRoutes(app: FastifyInstance): Promise<void> {
       querystring: NoQuery,
       response: { 200: Envelope(UsageRecord, 'Plan and usage of the calling key.'), ...errorResponses(IdentifierError) },
     },
-  }, async (request) => ({ statusCode: 200 as const, data: usageOf(request), metadata: { correlationId: request.id } }));
+  }, async (request) => ({ statusCode: 200 as const, data: await usageOf(request, access), metadata: { correlationId: request.id } }));
 
   typed.get('/v1/usage', {
     schema: {
@@ -38,5 +47,5 @@ export async function usageRoutes(app: FastifyInstance): Promise<void> {
         ...errorResponses(V1Error),
       },
     },
-  }, async (request) => ({ status: 'success' as const, data: [usageOf(request)] }));
+  }, async (request) => ({ status: 'success' as const, data: [await usageOf(request, access)] }));
 }

@@ -9,7 +9,7 @@ import { unitId } from '../../gazetteer/uuid.js';
 /** Stable, machine-readable error codes. Clients branch on these, never on messages. */
 export const ERROR_CODES = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'forbidden', 'not_found', 'method_not_allowed',
   'not_acceptable', 'payload_too_large', 'unsupported_media_type', 'quota_exceeded', 'rate_limited', 'request_header_too_large',
-  'internal_error', 'service_unavailable', 'gone'] as const;
+  'internal_error', 'service_unavailable', 'gone', 'origin_not_allowed'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const ErrorDetail = Type.Object({
@@ -67,6 +67,7 @@ export function errorResponses<T extends TSchema>(envelope: T) {
   return {
     400: { ...envelope, description: 'invalid_request: a parameter is malformed, out of range or unknown.' },
     401: { ...envelope, description: 'missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked.' },
+    403: { ...envelope, description: 'origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer.' },
     404: { ...envelope, description: 'not_found: no such unit.' },
     410: { ...envelope, description: 'gone: the code (or the id made from it) belonged to a unit that no longer exists; '
       + '`error.successors` lists today\'s units that replaced it, and GET /v1/units/{code}/history tells what happened.' },

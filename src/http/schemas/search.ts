@@ -3,11 +3,13 @@ import { Type } from 'typebox';
 import { Lang, PostalCode, PostalCodePrefix, PostalCodeRange, Uuid } from './common.js';
 import { V1Commune, V1District, V1Province, V1Village } from './v1.js';
 
-export const MATCH_KINDS = ['exact', 'alias', 'postal_code', 'prefix', 'contains', 'variant', 'typo'] as const;
+export const MATCH_KINDS = ['compound', 'exact', 'alias', 'former', 'postal_code', 'prefix', 'contains', 'variant', 'typo'] as const;
 
 export const Match = Type.Enum(MATCH_KINDS, {
-  description: 'Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. '
-    + 'Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in '
+  description: 'Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its '
+    + 'ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. '
+    + 'Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; '
+    + 'see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in '
     + 'Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a '
     + 'word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.',
 });

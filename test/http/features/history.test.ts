@@ -89,3 +89,26 @@ describe('unit history and 410 Gone (both shapes)', async () => {
     assert.equal((await get(`/units/${unitId('99')}/history`)).status, 404);
   });
 });
+
+describe('search by a former name or code', async () => {
+  const app = await buildApp(appOptions());
+  after(() => app.close());
+  const get = async (url: string) => (await app.inject({ method: 'GET', url })).json() as Record<string, unknown>;
+
+  it('finds today\'s units by a retired code, saying match "former" (both shapes)', async () => {
+    const v1 = (await get('/v1/search?q=0505')).data as { code: string; match: string }[];
+    assert.deepEqual(v1.map((r) => [r.code, r.match]), [['0509', 'former'], ['0510', 'former']]);
+    const identifier = (await get('/search?q=120102')).data as { items: { code: string; match: string }[] };
+    assert.ok(identifier.items.some((r) => r.code === '121301' && r.match === 'former'));
+  });
+
+  it('finds today\'s units by a former name, in Latin and Khmer', async () => {
+    const odongk = (await get('/v1/search?q=Odongk')).data as { code: string; match: string }[];
+    assert.deepEqual(odongk.slice(0, 2).map((r) => [r.code, r.match]), [['0509', 'former'], ['0510', 'former']]);
+    const leav = (await get('/v1/search?q=kampong%20leav&pageSize=50')).data as { code: string; match: string }[];
+    assert.ok(leav.some((r) => r.code === '1411' && r.match === 'former'));
+    // ចក្រី, the commune's name before Sub-decree 153 of 2011 (today បួរ, Bour).
+    const chakkrei = (await get(`/v1/search?q=${encodeURIComponent('ចក្រី')}`)).data as { code: string; match: string }[];
+    assert.ok(chakkrei.some((r) => r.code === '021103' && r.match === 'former'), JSON.stringify(chakkrei));
+  });
+});

@@ -140,8 +140,8 @@ for (const { kind } of STORE_KINDS) {
       const { key: fresh, record } = await createKey(store, { plan: 'roomy' });
       await get('/provinces', fresh);
       assert.deepEqual((await get('/usage', fresh)).json().data, {
-        key_id: record.id, key_prefix: record.prefix, plan: 'roomy', monthly_quota: 1000, per_second: 1000, used: 2, remaining: 998,
-        period: '2026-11', resets_at: '2026-12-01T00:00:00.000Z',
+        key_id: record.id, key_prefix: record.prefix, plan: 'roomy', monthly_quota: 1000, per_second: 1000, quota_scope: 'key', used: 2,
+        key_used: 2, remaining: 998, period: '2026-11', resets_at: '2026-12-01T00:00:00.000Z',
       });
       const v1 = (await get('/v1/usage', fresh)).json();
       assert.equal(v1.status, 'success');

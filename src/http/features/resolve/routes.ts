@@ -106,8 +106,13 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     // Only JSON: another type's body would be coerced into an array of one string.
     preValidation: (request, _reply, done) => {
       const type = String(request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
-      if (type !== 'application/json') done(new ApiError(415, 'unsupported_media_type', 'not JSON'));
-      else done();
+      if (type !== 'application/json') return done(new ApiError(415, 'unsupported_media_type', 'not JSON'));
+      // Strings only, checked before the schema's type coercion would turn [["x"]] or [1] into strings.
+      const body = request.body;
+      if (Array.isArray(body) && !body.every((item) => typeof item === 'string')) {
+        return done(invalidRequest('Invalid body: every address must be a string.', [{ in: 'body', parameter: 'body', message: 'must be an array of strings' }]));
+      }
+      done();
     },
     errorHandler: (error, request, reply) => {
       const apiError = toApiError(error);

@@ -97,10 +97,13 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       operationId: 'getLocationBySlugPath',
       tags: [TAGS.hierarchy],
       summary: 'A unit by its slug path (a search result\'s href), e.g. /locations/phnom-penh/chamkar-mon',
-      description: 'One to four lowercase slugs, province first. Answers the unit\'s detail record, as GET /{level}s/{id} does.',
+      description: 'One to four lowercase slugs, province first. Answers the unit\'s detail record, as GET /{level}s/{id} does. '
+        + 'A path with a slug a unit had before a name repair of the data (e.g. /locations/kratie/kracheh) answers 301 with '
+        + 'the current path in Location.',
       params: Type.Object({ '*': Type.String({ description: 'Slugs from the province down, separated by /.', examples: ['phnom-penh/chamkar-mon'] }) }),
       querystring: LangQuery,
-      response: responses(Envelope(AnyDetail, 'The unit at that path.')),
+      response: { ...responses(Envelope(AnyDetail, 'The unit at that path.')),
+        301: Type.Null({ description: 'Moved permanently: a former slug; Location has the unit\'s current path.' }) },
     },
   }, (request, reply) => {
     const slugs = request.params['*'].split('/');
@@ -109,8 +112,14 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
       throw invalidRequest('Invalid path: expected /locations/<province>[/<district>[/<commune>[/<village>]]] with lowercase slugs.',
         [{ in: 'path', parameter: '*', message: 'must be 1 to 4 lowercase slugs separated by /' }]);
     }
-    const unit = gazetteer.bySlugPath(slugs);
-    if (!unit) throw notFound(`Nothing at /locations/${slugs.join('/')}.`);
-    detailBody(reply, unit, langOf(request));
+    const found = gazetteer.resolveSlugPath(slugs);
+    if (!found) throw notFound(`Nothing at /locations/${slugs.join('/')}.`);
+    if (!found.canonical) {
+      // A slug from before a name repair: permanently moved to the unit's current path (the query string kept).
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      void reply.code(301).header('location', `${found.unit.href}${query}`).send(null);
+      return;
+    }
+    detailBody(reply, found.unit, langOf(request));
   });
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
+import { compoundSearch } from '../../../address/compound.js';
+import type { AddressResolver } from '../../../address/resolve.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import { asciiDigits } from '../../../search/latin.js';
 import { invalidRequest, notFound } from '../../errors.js';
@@ -23,7 +25,9 @@ export function searchText(q: string): string {
 const POSTCODE_HELP = 'A Cambodian postal code is 6 digits: 2 for the province, 2 for the district and 2 for the commune, '
   + 'e.g. 120101 (Sangkat Tonle Basak, Phnom Penh); a province\'s ends in 0000, a district\'s in 00.';
 
-export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, search, payloads }: { gazetteer: Gazetteer; search: SearchIndex; payloads: PayloadCache }): Promise<void> {
+export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, search, resolver, payloads }: {
+  gazetteer: Gazetteer; search: SearchIndex; resolver: AddressResolver; payloads: PayloadCache;
+}): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get('/search', {
@@ -38,7 +42,7 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
     const { q, lang = 'en', page = 1, pageSize = 10 } = request.query;
     const text = searchText(q);
     payloads.sendIdentifier(reply, `search|${lang}|${page}|${pageSize}|${text}`, () => {
-      const { total, hits } = search.search(text, { offset: (page - 1) * pageSize, limit: pageSize });
+      const { total, hits } = compoundSearch(search, resolver, text, { offset: (page - 1) * pageSize, limit: pageSize });
       const items = hits.map(({ unit, match }): Static<typeof SearchData>['items'][number] => {
         const parent = unit.parent_code === null ? undefined : gazetteer.byCode(unit.parent_code)!;
         return {

@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { compoundSearch } from '../../../address/compound.js';
+import type { AddressResolver } from '../../../address/resolve.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
@@ -10,7 +12,7 @@ import { errorResponses, NotModified, V1Error } from '../../schemas/common.js';
 import { V1SearchMeta, V1SearchQuery, V1SearchRecord } from '../../schemas/search.js';
 import { searchText } from '../identifier/search.js';
 
-export async function v1SearchRoutes(app: FastifyInstance, { search, payloads }: { search: SearchIndex; payloads: PayloadCache }): Promise<void> {
+export async function v1SearchRoutes(app: FastifyInstance, { search, resolver, payloads }: { search: SearchIndex; resolver: AddressResolver; payloads: PayloadCache }): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/v1/search', {
     schema: {
@@ -29,7 +31,7 @@ export async function v1SearchRoutes(app: FastifyInstance, { search, payloads }:
     const { q, page = 1, pageSize = 10 } = request.query;
     const text = searchText(q);
     payloads.sendWhole(reply, `v1search|${page}|${pageSize}|${text}`, () => {
-      const { total, hits } = search.search(text, { offset: (page - 1) * pageSize, limit: pageSize });
+      const { total, hits } = compoundSearch(search, resolver, text, { offset: (page - 1) * pageSize, limit: pageSize });
       return {
         status: 'success' as const,
         data: hits.map(({ unit, match }) => ({ ...v1Record(unit), level: unit.level, match })),

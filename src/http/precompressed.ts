@@ -1,0 +1,115 @@
+/**
+ * Files prepared once and served precompressed: the text is built in slices (the event loop is yielded between
+ * them), hashed as it goes, then compressed with gzip and brotli off the main thread (zlib's thread pool). Only the
+ * two compressed copies are kept; a client that accepts neither gets the gzip copy inflated as a stream.
+ * Used by the dataset downloads and the picker's script.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+export type Encoding = 'br' | 'gzip' | 'identity';
+
+export interface Precompressed {
+  /** Bytes of the file itself. */
+  length: number;
+  gzip: Buffer;
+  br: Buffer;
+  /** A hash of the content (base64url, 22 characters): the strong ETag's core. */
+  hash: string;
+}
+
+/**
+ * Builds and compresses a file from its text chunks. Yields to the event loop every `sliceBytes` of text, so that no
+ * request waits behind the build. Brotli at quality 9: 11 took 30 s for the 6.7 MB JSON dataset, 9 about 2 s for a
+ * file 5% larger (measured).
+ */
+export async function precompress(chunks: Iterable<string>, { sliceBytes = 256 * 1024, brotliQuality = 9 } = {}): Promise<Precompressed> {
+  const hash = createHash('sha256');
+  const parts: Buffer[] = [];
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const flush = () => {
+    const buffer = Buffer.from(pending.join(''));
+    hash.update(buffer);
+    parts.push(buffer);
+    pending = [];
+    pendingLength = 0;
+  };
+  for (const chunk of chunks) {
+    pending.push(chunk);
+    pendingLength += chunk.length;
+    if (pendingLength >= sliceBytes) {
+      flush();
+      await yieldToLoop();
+    }
+  }
+  flush();
+  const raw = Buffer.concat(parts);
+  const [gz, br] = await Promise.all([
+    gzip(raw, { level: 9 }),
+    brotli(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length } }),
+  ]);
+  return { length: raw.length, gzip: gz, br, hash: hash.digest('base64url').slice(0, 22) };
+}
+
+/**
+ * The best encoding the client accepts (RFC 9110 Accept-Encoding with q-values): brotli, then gzip, else identity.
+ * Only the first 1,000 characters of the header are read.
+ */
+export function chooseEncoding(acceptEncoding: string | string[] | undefined): Encoding {
+  if (typeof acceptEncoding !== 'string') return 'identity';
+  const q = new Map<string, number>();
+  for (const item of acceptEncoding.slice(0, 1000).split(',')) {
+    const [name = '', ...params] = item.split(';');
+    const weight = params.map((p) => /^\s*q=([0-9.]{1,5})\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+    q.set(name.trim().toLowerCase(), weight === undefined ? 1 : Number(weight));
+  }
+  const accepts = (name: string) => (q.get(name) ?? (name !== 'identity' ? q.get('*') : undefined) ?? 0) > 0;
+  if (accepts('br')) return 'br';
+  if (accepts('gzip') || accepts('x-gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** The strong ETag of one encoding of the file. */
+export function etagOf(file: Precompressed, encoding: Encoding): string {
+  return `"${file.hash}${encoding === 'identity' ? '' : `-${encoding}`}"`;
+}
+
+/** Whether If-None-Match names this file in any encoding (the content is the same; only the transfer differs). */
+export function matchesFile(ifNoneMatch: string | undefined, file: Precompressed): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.slice(0, 2000).split(',').some((tag) => {
+    const opaque = tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').replace(/-(gzip|br)$/, '');
+    return opaque === file.hash;
+  });
+}
+
+/** The body to send for an encoding: a compressed copy, or the gzip copy inflated on the fly. */
+export function bodyOf(file: Precompressed, encoding: Encoding): Buffer | Readable {
+  if (encoding === 'br') return file.br;
+  if (encoding === 'gzip') return file.gzip;
+  return Readable.from([file.gzip]).pipe(zlib.createGunzip());
+}
+
+/** Prepares each key's file once: concurrent first requests share the same work; a failure is forgotten. */
+export class PreparedFiles<K extends string> {
+  private readonly files = new Map<K, Promise<Precompressed>>();
+  constructor(private readonly make: (key: K) => Iterable<string>) {}
+
+  get(key: K): Promise<Precompressed> {
+    let file = this.files.get(key);
+    if (!file) {
+      file = precompress(this.make(key));
+      file.catch(() => this.files.delete(key));
+      this.files.set(key, file);
+    }
+    return file;
+  }
+}

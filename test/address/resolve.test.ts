@@ -1,0 +1,154 @@
+/** The address resolver (src/address) on the real gazetteer and search index: no HTTP. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AddressInputError, AddressResolver, MAX_ADDRESS_LENGTH, resolverFor } from '../../src/address/resolve.js';
+import { findParts } from '../../src/address/parts.js';
+import { gazetteer, searchIndex } from '../helper.js';
+
+const resolver = () => resolverFor(gazetteer(), searchIndex());
+const top = (q: string) => resolver().resolve(q).candidates[0];
+
+describe('address resolver: the issue\'s examples', () => {
+  const cases: [string, string][] = [
+    ['#12, St. 271, Sangkat Toul Tom Poung 1, Khan Chamkar Mon, Phnom Penh', '120110'],
+    ['Sangkat Tonle Basak, Khan Chamkar Mon', '120101'],
+    ['Tonle Basak Chamkar Mon', '120101'],
+    ['ភូមិកណ្ដាល ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប', '171002'],
+    ['ផ្ទះលេខ២ ផ្លូវ២៣ ភូមិ១ សង្កាត់ទន្លេបាសាក់ ខណ្ឌចំការមន រាជធានីភ្នំពេញ', '12010101'],
+    ['Phum Kandal, Khum Svay Dankum, Siem Reap', '171002'],
+    ['Kraom Village, Prek Anhchanh Commune, Mukh Kampol District, Kandal Province', '08070303'],
+    // No spaces at all in Khmer; abbreviations; Latin without unit words or commas.
+    ['ភូមិ១សង្កាត់ទន្លេបាសាក់ខណ្ឌចំការមនរាជធានីភ្នំពេញ', '12010101'],
+    ['ភ.១ ស.ទន្លេបាសាក់ ខ.ចំការមន', '12010101'],
+    ['Boeung Keng Kang I, Phnom Penh', '121301'],
+    ['Toul Kork, PP', '1204'],
+    ['Krong Siem Reap', '1710'],
+    ['Siem Reap Province', '17'],
+    ['Phnom Penh 120101', '120101'],
+    // Parents before the 2019 reform: from the unit history, or spelled out by a former code (121307 was 120107).
+    ['Sangkat Olympic, Khan Chamkar Mon', '121304'],
+    ['សង្កាត់ ទួលស្វាយព្រៃ២ ខណ្ឌចំការមន', '121307'],
+    // A Roman numeral glued to the name; unit words in a row.
+    ['Sangkat Tumnob TeukI, Khan Boeng Keng Kang', '121305'],
+    ['សង្កាត់លេខ១ក្រុង/ខេត្តព្រះសីហនុ', '180101'],
+  ];
+  for (const [q, code] of cases) {
+    it(q, () => assert.equal(top(q)?.unit.code, code));
+  }
+});
+
+describe('address resolver: candidate fields', () => {
+  it('gives the chain, postal code, parts, spans and formatted address', () => {
+    const c = top('#12, St. 271, Sangkat Tonle Basak, Khan Chamkar Mon, Phnom Penh 120101, Cambodia')!;
+    assert.equal(c.unit.code, '120101');
+    assert.equal(c.chain.province.code, '12');
+    assert.equal(c.chain.district?.code, '1201');
+    assert.equal(c.chain.commune?.code, '120101');
+    assert.equal(c.chain.village, null);
+    assert.equal(c.parts.house_number, '12');
+    assert.equal(c.parts.street, 'St. 271');
+    assert.equal(c.parts.postal_code, '120101');
+    assert.equal(c.parts.country, true);
+    assert.deepEqual(c.unmatched, []);
+    assert.deepEqual(c.warnings, []);
+    const spans = c.matched.map((m) => [m.text, m.code, m.how]);
+    assert.deepEqual(spans, [['Tonle Basak', '120101', 'exact'], ['Chamkar Mon', '1201', 'exact'], ['Phnom Penh', '12', 'exact'], ['120101', '120101', 'postal_code']]);
+    assert.ok(c.confidence >= 0.95, String(c.confidence));
+    assert.equal(c.formatted.latin, 'No. 12, St. 271, Sangkat Tonle Basak, Khan Chamkar Mon, Phnom Penh Capital 120101');
+    assert.equal(c.formatted.km, 'ផ្ទះលេខ១២ ផ្លូវលេខ២៧១ សង្កាត់ទន្លេបាសាក់ ខណ្ឌចំការមន រាជធានីភ្នំពេញ ១២០១០១');
+  });
+
+  it('uses each unit\'s own unit word: Krong and Sangkat in a municipality, Srok and Khum elsewhere', () => {
+    assert.equal(top('Sangkat Svay Dankum, Krong Siem Reap')!.formatted.km, 'សង្កាត់ស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប ១៧១០០២');
+    const rural = top('Kraom Village, Prek Anhchanh Commune, Mukh Kampol District, Kandal Province')!;
+    assert.match(rural.formatted.latin, /^Phum Kraom, Khum Preaek Anhchanh, Srok Mukh Kampul, Kandal Province \d{6}$/);
+    assert.match(rural.formatted.km, /^ភូមិក្រោម ឃុំ.+ ស្រុក.+ ខេត្តកណ្តាល [០-៩]{6}$/);
+  });
+
+  it('reports what nothing explained, and the spans in Khmer', () => {
+    const c = top('ភូមិកណ្ដាល ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប')!;
+    assert.deepEqual(c.unmatched, ['កណ្ដាល']);
+    assert.deepEqual(c.matched.map((m) => m.text), ['ស្វាយដង្គំ', 'សៀមរាប', 'សៀមរាប']);
+    // What nothing explained lowers the confidence.
+    assert.ok(c.confidence < top('ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប')!.confidence, String(c.confidence));
+  });
+
+  it('recognises groups, boreys, national roads and buildings', () => {
+    const { parts } = findParts('Borey Peng Huoth, Krom 3, National Road No.5, Building B, #E12');
+    assert.equal(parts.group, '3');
+    assert.equal(parts.street, 'National Road 5');
+    assert.match(parts.borey!, /^Borey Peng Huoth/);
+    assert.match(parts.building!, /^Building B/);
+    const km = findParts('ក្រុមទី3 ផ្លូវជាតិលេខ5 ផ្ទះលេខ12');
+    assert.deepEqual([km.parts.group, km.parts.street, km.parts.house_number], ['3', 'National Road 5', '12']);
+    assert.equal(findParts('Phnom Penh 12000').parts.legacy_postal_code, '12000');
+  });
+});
+
+describe('address resolver: warnings', () => {
+  it('UNIT_NOT_IN_PARENT: the commune named is not in the district named', () => {
+    const c = top('Sangkat Tonle Basak, Khan Daun Penh')!;
+    assert.equal(c.unit.code, '120101');
+    const w = c.warnings.find((x) => x.code === 'UNIT_NOT_IN_PARENT');
+    assert.ok(w, JSON.stringify(c.warnings));
+    assert.deepEqual(w.codes, ['1202', '1201']);
+    assert.match(w.message, /chosen/);
+    assert.ok(w.message_km.length > 0);
+  });
+
+  it('POSTAL_CODE_MISMATCH: the postal code belongs to another unit', () => {
+    const c = top('Sangkat Tonle Basak, Khan Chamkar Mon, 120201')!;
+    assert.equal(c.unit.code, '120101');
+    assert.deepEqual(c.warnings.map((w) => w.code), ['POSTAL_CODE_MISMATCH']);
+    assert.deepEqual(c.warnings[0]!.codes, ['120201']);
+  });
+
+  it('AMBIGUOUS: namesakes the rest of the input does not separate', () => {
+    const { candidates } = resolver().resolve('Phum 1');
+    assert.ok(candidates.length >= 2);
+    assert.ok(candidates[0]!.warnings.some((w) => w.code === 'AMBIGUOUS'));
+    assert.ok(candidates[0]!.confidence < 0.6);
+    // With its commune, it is one village.
+    const one = top('Phum 1, Sangkat Tonle Basak')!;
+    assert.equal(one.unit.code, '12010101');
+    assert.ok(!one.warnings.some((w) => w.code === 'AMBIGUOUS'));
+  });
+
+  it('FORMER_PARENT: a parent before a reform still matches, with a warning', () => {
+    // Sangkat Olympic (121304) is in Khan Boeng Keng Kang since 2019; it was in Khan Chamkar Mon (1201) before.
+    const withHistory = new AddressResolver(gazetteer(), searchIndex(), { formerParentsOf: (code) => (code === '121304' ? ['1201'] : []) });
+    const c = withHistory.resolve('Sangkat Olympic, Khan Chamkar Mon, Phnom Penh').candidates[0]!;
+    assert.equal(c.unit.code, '121304');
+    assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
+    assert.equal(c.matched.find((m) => m.code === '1201')?.how, 'former');
+  });
+});
+
+describe('address resolver: bad and hostile input', () => {
+  it('refuses blank, over-long and punctuation-only input', () => {
+    for (const [q, reason] of [['', 'empty'], ['   \n', 'empty'], ['x'.repeat(MAX_ADDRESS_LENGTH + 1), 'too_long'], ['!!! ... 🙂🙂', 'no_text'], ['#,-/', 'no_text']] as const) {
+      assert.throws(() => resolver().resolve(q), (e: unknown) => e instanceof AddressInputError && e.reason === reason, q);
+    }
+  });
+
+  it('answers no candidates for text that names no unit', () => {
+    assert.deepEqual(resolver().resolve('zzqx qqqz').candidates, []);
+  });
+
+  it('reads hostile strings of the maximum length without error', () => {
+    const hostile = [
+      '\uFDFA'.repeat(MAX_ADDRESS_LENGTH), // NFKD-expanding
+      `a${'\u0301'.repeat(MAX_ADDRESS_LENGTH - 1)}`, // a run of combining marks
+      'ក'.repeat(MAX_ADDRESS_LENGTH),
+      'ភូមិ'.repeat(MAX_ADDRESS_LENGTH / 4),
+      'Phum '.repeat(MAX_ADDRESS_LENGTH / 5),
+      'Kandal '.repeat(Math.floor(MAX_ADDRESS_LENGTH / 7)),
+      '1'.repeat(MAX_ADDRESS_LENGTH),
+      'St. 1 '.repeat(MAX_ADDRESS_LENGTH / 6),
+    ];
+    for (const q of hostile) {
+      const { candidates } = resolver().resolve(q);
+      assert.ok(candidates.length <= 5);
+    }
+  });
+});
