@@ -94,7 +94,7 @@ export interface paths {
         };
         /**
          * A unit by its slug path (a search result's href), e.g. /locations/phnom-penh/chamkar-mon
-         * @description One to four lowercase slugs, province first. Answers the unit's detail record, as GET /{level}s/{id} does.
+         * @description One to four lowercase slugs, province first. Answers the unit's detail record, as GET /{level}s/{id} does. A path with a slug a unit had before a name repair of the data (e.g. /locations/kratie/kracheh) answers 301 with the current path in Location.
          */
         get: operations["getLocationBySlugPath"];
         put?: never;
@@ -564,7 +564,24 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The methods the path accepts. */
+        Allow: string;
+        /** @description `private, max-age=3600`. */
+        "Cache-Control": string;
+        /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+        ETag: string;
+        /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+        RateLimit: string;
+        /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+        "x-correlation-id": string;
+        /** @description Version of the gazetteer dataset that answered. */
+        "x-dataset-version": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -587,6 +604,12 @@ export interface operations {
             /** @description The commune. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -647,6 +670,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -654,6 +683,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -709,6 +742,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -764,6 +799,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,6 +858,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -874,6 +975,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -929,6 +1034,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -984,6 +1094,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1039,6 +1151,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,6 +1226,12 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1270,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1156,6 +1283,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1211,6 +1342,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1266,6 +1399,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,6 +1458,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1376,6 +1575,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1634,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1694,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1541,6 +1751,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1613,6 +1826,12 @@ export interface operations {
             /** @description The district. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1668,6 +1887,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1675,6 +1900,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1730,6 +1959,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1785,6 +2016,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1840,6 +2075,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,6 +2192,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1950,6 +2251,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2005,6 +2311,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +2368,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2443,12 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2163,6 +2480,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2170,6 +2493,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2552,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2280,6 +2609,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2668,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2390,6 +2785,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2445,6 +2844,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2904,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2555,6 +2961,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,6 +3030,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2651,6 +3062,12 @@ export interface operations {
             /** @description The unit at that path. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2823,9 +3240,26 @@ export interface operations {
                     };
                 };
             };
+            /** @description Moved permanently: a former slug; Location has the unit's current path. */
+            301: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2833,6 +3267,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2888,6 +3326,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,6 +3383,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,6 +3442,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3053,6 +3559,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3108,6 +3618,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3678,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3735,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,6 +3810,12 @@ export interface operations {
             /** @description The unit that owns the postal code. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3338,6 +3864,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3345,6 +3877,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,6 +3936,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3455,6 +3993,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3510,6 +4052,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3565,6 +4169,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,6 +4228,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3675,6 +4288,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4345,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3799,6 +4417,12 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +4465,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3848,6 +4478,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3903,6 +4537,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,6 +4594,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4013,6 +4653,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,6 +4770,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,6 +4829,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4178,6 +4889,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,6 +4946,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +5021,12 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4355,6 +5077,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4362,6 +5090,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +5149,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4472,6 +5206,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,6 +5265,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4582,6 +5382,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +5441,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4692,6 +5501,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4747,6 +5558,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4819,6 +5633,12 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,6 +5683,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4870,6 +5696,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +5755,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4980,6 +5812,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5035,6 +5871,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5090,6 +5988,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5145,6 +6047,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +6107,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5255,6 +6164,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,6 +6233,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5332,9 +6246,70 @@ export interface operations {
                     };
                 };
             };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
             /** @description service_unavailable: the key store does not answer. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,6 +6381,12 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5555,6 +6536,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5562,6 +6549,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5617,6 +6608,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5672,6 +6665,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5727,6 +6724,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5782,6 +6841,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5837,6 +6900,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5892,6 +6960,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5947,6 +7017,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6020,6 +7093,10 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6121,6 +7198,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +7257,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6231,6 +7314,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6286,6 +7373,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6341,6 +7490,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6396,6 +7549,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +7609,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6506,6 +7666,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6581,6 +7744,12 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6599,10 +7768,10 @@ export interface operations {
                                 /** @enum {string} */
                                 kind: "location";
                                 /**
-                                 * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                                 * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                                  * @enum {unknown}
                                  */
-                                match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                                match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                                 /** @description Name in the requested language. */
                                 name: string;
                                 /** @description Name of the parent unit in the requested language; absent on provinces. */
@@ -6630,6 +7799,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6637,6 +7812,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6692,6 +7871,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6747,6 +7928,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,6 +7987,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6857,6 +8104,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6912,6 +8163,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6967,6 +8223,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +8280,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7094,6 +8355,12 @@ export interface operations {
             /** @description The unit's history. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +8444,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7184,6 +8457,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7239,6 +8516,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7294,6 +8573,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,6 +8632,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,6 +8749,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7459,6 +8808,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7514,6 +8868,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7569,6 +8925,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7635,6 +8994,10 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7644,6 +9007,8 @@ export interface operations {
                             key_id: string;
                             /** @description The first characters of the key (not secret). */
                             key_prefix: string;
+                            /** @description This key's share of `used` (equal to it when `quota_scope` is `key`). */
+                            key_used: number;
                             /** @description Requests allowed per calendar month (UTC). */
                             monthly_quota: number;
                             /** @description Requests allowed per second (per server process). */
@@ -7651,13 +9016,15 @@ export interface operations {
                             /** @description The month counted, UTC. */
                             period: string;
                             plan: string;
+                            /** @description `account`: the quota and per-second limit are the account's, shared by all its keys (dashboard keys); `key`: this key's own (a key the operator made without an account). */
+                            quota_scope: "account" | "key";
                             remaining: number;
                             /**
                              * Format: date-time
                              * @description When the quota resets: the first moment of next month, UTC.
                              */
                             resets_at: string;
-                            /** @description Requests counted this month, this one included. */
+                            /** @description Requests counted this month against the quota, this one included: all the account's keys together (revoked ones too) when `quota_scope` is `account`. */
                             used: number;
                         };
                         metadata: {
@@ -7672,6 +9039,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7727,6 +9098,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7782,6 +9155,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7837,6 +9214,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7892,6 +9331,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7947,6 +9390,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8002,6 +9450,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8057,6 +9507,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8129,6 +9582,12 @@ export interface operations {
             /** @description The Feature. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8168,6 +9627,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8175,6 +9640,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8226,6 +9695,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8277,6 +9748,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8328,6 +9803,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +9912,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8430,6 +9967,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8481,6 +10023,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8532,6 +10076,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8597,6 +10144,12 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8621,6 +10174,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8628,6 +10187,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8679,6 +10242,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8730,6 +10295,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8781,6 +10350,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,6 +10459,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8883,6 +10514,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +10570,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8985,6 +10623,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,6 +10693,12 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9063,6 +10710,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9070,6 +10723,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9121,6 +10778,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9172,6 +10831,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9223,6 +10886,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9274,6 +10995,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +11050,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9376,6 +11106,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9427,6 +11159,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9492,6 +11227,12 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9516,6 +11257,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9523,6 +11270,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9574,6 +11325,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9625,6 +11378,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9676,6 +11433,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,6 +11542,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9778,6 +11597,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,6 +11653,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9880,6 +11706,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9942,6 +11771,12 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9964,6 +11799,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9971,6 +11812,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10022,6 +11867,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10073,6 +11920,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10124,6 +11975,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,6 +12084,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10226,6 +12139,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10277,6 +12195,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10328,6 +12248,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10393,6 +12316,12 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10415,6 +12344,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10422,6 +12357,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10473,6 +12412,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10524,6 +12465,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,6 +12520,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10626,6 +12629,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,6 +12684,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10728,6 +12740,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10779,6 +12793,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10844,6 +12861,12 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10948,6 +12971,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10955,6 +12984,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11006,6 +13039,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11057,6 +13092,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11108,6 +13147,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11159,6 +13256,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11210,6 +13311,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11261,6 +13367,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11312,6 +13420,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11379,6 +13490,10 @@ export interface operations {
             /** @description One result per address, in order. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11496,6 +13611,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11547,6 +13666,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11598,6 +13719,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11649,6 +13774,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +13829,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11751,6 +13884,10 @@ export interface operations {
             /** @description Not sent as application/json. */
             415: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11802,6 +13939,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11853,6 +13995,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11904,6 +14048,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11971,6 +14118,10 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12051,6 +14202,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12102,6 +14257,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12153,6 +14310,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12204,6 +14365,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12255,6 +14474,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12306,6 +14529,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12357,6 +14585,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12408,6 +14638,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12482,6 +14715,10 @@ export interface operations {
             /** @description The commune of each point, in order. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12566,6 +14803,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12617,6 +14858,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12668,6 +14911,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12719,6 +14966,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12770,6 +15021,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12821,6 +15076,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12872,6 +15132,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +15185,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,6 +15257,12 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13002,10 +15273,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "province";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13018,10 +15289,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "district";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13038,10 +15309,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "commune";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13056,10 +15327,10 @@ export interface operations {
                             /** @enum {string} */
                             level: "village";
                             /**
-                             * @description Extension: how the result matched, best first: `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
+                             * @description Extension: how the result matched, best first: `compound` (the query names the unit and one or more of its ancestors, e.g. "Tonle Basak Chamkar Mon": the unit that fits the whole chain, first; see GET /v1/resolve), `exact` (the whole name), `alias` (a curated name people use, e.g. Sihanoukville), `former` (a name or NCDD code the unit had before a reform, e.g. Odongk or 0505 for its successors; see GET /v1/units/{code}/history), `postal_code` (the postal code or its prefix), `prefix` (the start of the name), `contains` (a word, or in Khmer any part, inside the name), `variant` (another romanization, e.g. Batdambang for Battambang), `typo` (one edit in a word of 5+ letters, two in 9+). Results are ordered by this, then by level (province first), then by name.
                              * @enum {unknown}
                              */
-                            match: "exact" | "alias" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
+                            match: "compound" | "exact" | "alias" | "former" | "postal_code" | "prefix" | "contains" | "variant" | "typo";
                             /** @description Latin-script name (NCDD romanization). */
                             name_en: string;
                             /** @description Khmer name. */
@@ -13080,6 +15351,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13087,6 +15364,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13138,6 +15419,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13189,6 +15472,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13240,6 +15527,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13291,6 +15636,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13342,6 +15691,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13393,6 +15747,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13444,6 +15800,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13509,6 +15868,12 @@ export interface operations {
             /** @description The unit's history (a one-element array). */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13583,6 +15948,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13590,6 +15961,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13641,6 +16016,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13692,6 +16069,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13743,6 +16124,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13794,6 +16233,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13845,6 +16288,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13896,6 +16344,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13947,6 +16397,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14009,6 +16462,10 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,6 +16475,8 @@ export interface operations {
                             key_id: string;
                             /** @description The first characters of the key (not secret). */
                             key_prefix: string;
+                            /** @description This key's share of `used` (equal to it when `quota_scope` is `key`). */
+                            key_used: number;
                             /** @description Requests allowed per calendar month (UTC). */
                             monthly_quota: number;
                             /** @description Requests allowed per second (per server process). */
@@ -14025,13 +16484,15 @@ export interface operations {
                             /** @description The month counted, UTC. */
                             period: string;
                             plan: string;
+                            /** @description `account`: the quota and per-second limit are the account's, shared by all its keys (dashboard keys); `key`: this key's own (a key the operator made without an account). */
+                            quota_scope: "account" | "key";
                             remaining: number;
                             /**
                              * Format: date-time
                              * @description When the quota resets: the first moment of next month, UTC.
                              */
                             resets_at: string;
-                            /** @description Requests counted this month, this one included. */
+                            /** @description Requests counted this month against the quota, this one included: all the account's keys together (revoked ones too) when `quota_scope` is `account`. */
                             used: number;
                         }[];
                         /** @enum {string} */
@@ -14042,6 +16503,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14093,6 +16558,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14144,6 +16611,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14195,6 +16666,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14246,6 +16775,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14297,6 +16830,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14348,6 +16886,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14399,6 +16939,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14472,6 +17015,12 @@ export interface operations {
             /** @description The verdict, problems and corrected chain. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14534,6 +17083,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14541,6 +17096,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14592,6 +17151,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14643,6 +17204,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14694,6 +17259,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14745,6 +17368,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14796,6 +17423,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14847,6 +17479,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14898,6 +17532,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14963,6 +17600,12 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14987,6 +17630,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14994,6 +17643,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15045,6 +17698,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15096,6 +17751,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15147,6 +17806,64 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "error";
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15198,6 +17915,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15249,6 +17970,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15300,6 +18026,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15351,6 +18079,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15419,6 +18150,12 @@ export interface operations {
             /** @description The village. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15480,6 +18217,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15487,6 +18230,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15542,6 +18289,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15597,6 +18346,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15652,6 +18405,68 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /**
+                             * @description Stable machine-readable error code.
+                             * @enum {unknown}
+                             */
+                            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "forbidden" | "not_found" | "method_not_allowed" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | "quota_exceeded" | "rate_limited" | "request_header_too_large" | "internal_error" | "service_unavailable" | "gone" | "origin_not_allowed";
+                            /** @description For invalid_request: each parameter at fault. */
+                            details?: {
+                                /**
+                                 * @description Where the offending parameter is.
+                                 * @enum {unknown}
+                                 */
+                                in: "path" | "query" | "header" | "body";
+                                /** @description What is wrong with it. */
+                                message: string;
+                                /** @description The parameter's name. */
+                                parameter: string;
+                            }[];
+                            /** @description Human-readable explanation; may change between releases. */
+                            message: string;
+                            /** @description For gone (410): today's units that replaced the retired code (recoded, split or merged); see its history. */
+                            successors?: {
+                                /** @description NCDD code of today's unit. */
+                                code: string;
+                                /** @description Its slug path, resolvable at GET /locations/... */
+                                href: string;
+                                /**
+                                 * Format: uuid
+                                 * @description Its identifier (UUID).
+                                 */
+                                id: string;
+                                /** @enum {unknown} */
+                                level: "province" | "district" | "commune" | "village";
+                                /** @description Latin-script name. */
+                                name_en: string;
+                                /** @description Khmer name. */
+                                name_km: string;
+                            }[];
+                        };
+                        metadata: {
+                            /** @description Identifies this request; also in the x-correlation-id header. */
+                            correlationId: string;
+                        };
+                        /** @description The HTTP status. */
+                        statusCode: number;
+                    };
+                };
+            };
+            /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
+            405: {
+                headers: {
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15707,6 +18522,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15762,6 +18581,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15817,6 +18641,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15872,6 +18698,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
