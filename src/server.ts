@@ -72,6 +72,8 @@ async function main(): Promise<void> {
       app.log.error({ err: error, unwrittenRequests: keys.meter.unflushed },
         `shutdown did not complete cleanly; ${keys.meter.unflushed} counted requests not written to the key store (lost)`);
       process.exitCode = 1;
+      // Connections to a store that stopped answering may never close: nothing is left to do, so do not wait for them.
+      setImmediate(() => process.exit());
     }
   };
   process.once('SIGTERM', close);

@@ -122,6 +122,9 @@ export class KhAddressPicker extends HTMLElement {
     super();
     this._internals = this.attachInternals();
     this._root = this.attachShadow({ mode: 'open', delegatesFocus: true });
+    // The inner controls' own input events (composed: they would leak out as the element's) stay inside; the element
+    // fires one input, one change and one kh-change when its selection changes.
+    this._root.addEventListener('input', (event) => event.stopPropagation());
     this._id = `kh${++instances}`;
     /** The chosen unit per level: { code, name_en, name_km, postal_code }, or null. */
     this._selection = { province: null, district: null, commune: null, village: null };
@@ -262,7 +265,7 @@ export class KhAddressPicker extends HTMLElement {
     return this._work;
   }
 
-  /** GET a /v1 path's data, shared between pickers; retries a 429 or 503 after its Retry-After (twice at most). */
+  /** GET a /v1 path's data, shared between pickers; retries a 429 or 503 after its Retry-After (three times at most). */
   async _get(path) {
     const key = `${this._apiBase}|${this.getAttribute('api-key') ?? ''}|${path}`;
     let pending = responses.get(key);
@@ -280,7 +283,7 @@ export class KhAddressPicker extends HTMLElement {
     if (apiKey) headers['x-api-key'] = apiKey;
     for (let attempt = 0; ; attempt++) {
       const response = await fetch(`${this._apiBase}${path}`, { headers });
-      if ((response.status === 429 || response.status === 503) && attempt < 2) {
+      if ((response.status === 429 || response.status === 503) && attempt < 3) {
         const wait = Number(response.headers.get('retry-after'));
         if (Number.isFinite(wait) && wait >= 0 && wait <= 10) {
           await sleep(wait * 1000 + 50);

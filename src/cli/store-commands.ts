@@ -8,7 +8,7 @@ import { createKey, rotateKey } from '../keys/issue-keys.js';
 import { openStore } from '../keys/open-store.js';
 import { parseOrigins } from '../keys/origins.js';
 import { dayOf, monthDays, monthOf, nextMonthStart } from '../keys/periods.js';
-import { type KeyStore, type Plan, StoreError } from '../keys/store.js';
+import { type KeyStore, type Plan, quotaHolderOf, StoreError } from '../keys/store.js';
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -108,7 +108,8 @@ async function keysCommand(store: KeyStore, [sub, ...rest]: string[], out: Write
     case 'set-plan': {
       const { positionals: [id, plan] } = args(rest, {}, 2);
       if (!(await store.setKeyPlan(id!, plan!))) throw new StoreError(`no key ${id}`, 'not_found');
-      out(`Key ${id} is now on plan ${plan}.`);
+      const owner = (await store.getKey(id!))?.ownerId;
+      out(owner ? `Account ${owner} and all its keys (${id} among them) are now on plan ${plan}: they share its quota.` : `Key ${id} is now on plan ${plan}.`);
       return;
     }
     case 'usage': {
@@ -118,12 +119,17 @@ async function keysCommand(store: KeyStore, [sub, ...rest]: string[], out: Write
       const plan = (await store.getPlan(key.plan))!;
       const now = new Date();
       const month = monthOf(now);
-      const used = (await store.monthlyUsage([key.id], month)).get(key.id) ?? 0;
+      // An account's keys share its quota: `used` is the account's total, `keyUsed` this key's share.
+      const holder = quotaHolderOf(key);
+      const used = (await store.holderUsage([holder], month)).get(holder) ?? 0;
+      const keyUsed = (await store.monthlyUsage([key.id], month)).get(key.id) ?? 0;
       const days = await store.dailyUsage(key.id, monthDays(month).first, dayOf(now));
-      const usage = { id: key.id, plan: plan.name, month, monthlyQuota: plan.monthlyQuota, used, remaining: Math.max(0, plan.monthlyQuota - used),
-        resetsAt: nextMonthStart(now).toISOString(), days };
+      const usage = { id: key.id, plan: plan.name, month, quotaScope: key.ownerId ? 'account' : 'key', monthlyQuota: plan.monthlyQuota, used, keyUsed,
+        remaining: Math.max(0, plan.monthlyQuota - used), resetsAt: nextMonthStart(now).toISOString(), days };
       out(values.json ? JSON.stringify(usage) : [
-        `${key.id} (${key.prefix}...) on plan ${plan.name}: ${used} of ${plan.monthlyQuota} requests in ${month}, ${usage.remaining} left; resets ${usage.resetsAt}.`,
+        key.ownerId
+          ? `${key.id} (${key.prefix}...) of account ${key.ownerId} on plan ${plan.name}: the account used ${used} of ${plan.monthlyQuota} requests in ${month} (this key ${keyUsed}), ${usage.remaining} left; resets ${usage.resetsAt}.`
+          : `${key.id} (${key.prefix}...) on plan ${plan.name}: ${used} of ${plan.monthlyQuota} requests in ${month}, ${usage.remaining} left; resets ${usage.resetsAt}.`,
         ...days.map((d) => `  ${d.day}  ${d.count}`),
         '(Counts reach the store about once a second; a running server may hold the last second.)',
       ].join('\n'));

@@ -83,6 +83,8 @@ const en = {
   browserKind: 'browser',
   newBrowserKeyWarning: 'This browser key may go in your web page\'s code: it works only from the origins listed below. It is shown once; copy it now.',
   usePicker: 'Use it in your form:',
+  /** Before the origin checker's message (in English, as code) on Khmer pages; English pages show the message alone. */
+  originsRefused: 'These origins cannot be used:',
   language: 'ភាសាខ្មែរ',
   notFound: 'Page not found.',
   forbidden: 'This form has expired. Reload the page and try again.',
@@ -180,6 +182,7 @@ const km: Messages = {
   browserKind: 'កម្មវិធីរុករក',
   newBrowserKeyWarning: 'សោកម្មវិធីរុករកនេះ អាចដាក់ក្នុងកូដទំព័រវេបរបស់អ្នកបាន៖ វាដំណើរការតែពីប្រភពដែលបានរាយខាងក្រោមប៉ុណ្ណោះ។ វាបង្ហាញតែម្តង សូមចម្លងវាឥឡូវនេះ។',
   usePicker: 'ប្រើវាក្នុងទម្រង់របស់អ្នក៖',
+  originsRefused: 'ប្រភពទាំងនេះមិនអាចប្រើបានទេ៖',
   language: 'English',
   notFound: 'រកមិនឃើញទំព័រនេះទេ។',
   forbidden: 'សំណុំបែបបទនេះផុតកំណត់ហើយ។ សូមផ្ទុកទំព័រឡើងវិញ ហើយព្យាយាមម្តងទៀត។',

@@ -193,7 +193,7 @@ export function dashboardPage(ctx: PageContext, rows: KeyRow[], account?: { used
   <label for="browser-origins">${t.origins}</label>
   <textarea id="browser-origins" name="origins" rows="3" required maxlength="4200" aria-describedby="origins-hint"></textarea>
   <p id="origins-hint" class="muted">${t.originsHint} <code>https://shop.example.com</code>, <code>http://localhost:5173</code></p>
-  ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+  ${error ? html`<p class="error" role="alert">${ctx.lang === 'km' ? html`${t.originsRefused} <code>${error}</code>` : error}</p>` : ''}
   <p><button type="submit">${t.createBrowserKey}</button></p>
 </form>
 ${rows.length === 0 ? html`<p>${t.noKeys}</p>` : html`

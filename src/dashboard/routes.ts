@@ -321,7 +321,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     } catch (error) {
       if (!(error instanceof StoreError && error.code === 'limit')) throw error;
       const ctx = await context(request, reply);
-      return page(reply, messagePage(ctx, '409', fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
+      return page(reply, messagePage(ctx, fill(messages(ctx.lang).errorTitle, { status: 409 }, ctx.lang), fill(serviceMessages(ctx.lang).keyLimitReached, { limit: maxLiveKeysPerOwner }, ctx.lang), 'dashboard'), 409);
     }
   };
 

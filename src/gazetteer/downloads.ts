@@ -6,7 +6,10 @@
 import { csvRow } from '../lib/csv.js';
 import { EXPORT_COLUMNS, exportRecord } from './export.js';
 import type { Gazetteer } from './gazetteer.js';
-import type { Level } from './types.js';
+import type { Level, Unit } from './types.js';
+
+/** A unit's GeoJSON geometry (e.g. its boundary) with extra properties, or null to fall back on its centroid. */
+export type GeometryOf = (unit: Unit) => { geometry: object; properties?: Record<string, unknown> } | null;
 
 export const DOWNLOAD_FORMATS = ['json', 'csv', 'geojson'] as const;
 export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
@@ -34,7 +37,12 @@ export function downloadFilename(version: string, format: DownloadFormat, level?
   return `kh-address-${safeVersion}-${level ? PLURAL[level] : 'all'}.${format}`;
 }
 
-export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level?: Level): DownloadFile {
+/**
+ * `geometryOf` (GeoJSON only): where a unit has a boundary, its polygons; `boundaryAttribution` is then added to the
+ * file's attribution. Without it, or for units it has none for (villages), Points at the centroids.
+ */
+export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level?: Level,
+  { geometryOf, boundaryAttribution }: { geometryOf?: GeometryOf; boundaryAttribution?: string } = {}): DownloadFile {
   const units = level ? gazetteer.units.filter((u) => u.level === level) : gazetteer.units;
   const filename = downloadFilename(gazetteer.version, format, level);
   const header = {
@@ -64,12 +72,17 @@ export function downloadFile(gazetteer: Gazetteer, format: DownloadFormat, level
     case 'geojson':
       return { filename, contentType: 'application/geo+json', units: units.length, chunks: (function* () {
         // RFC 7946 allows foreign members: the version, licence and attribution travel with the features.
-        yield `{"type":"FeatureCollection",${JSON.stringify(header).slice(1, -1)},"geometry_note":"Point geometries at each unit's centroid (pumi); boundaries are not in this file.","features":[\n`;
+        const note = geometryOf
+          ? 'Provinces, districts and communes: MultiPolygon boundaries (2014 polygons matched to NCDD codes; approximate=true where a commune was split later); villages: Points at their centroids (pumi).'
+          : 'Point geometries at each unit\'s centroid (pumi); boundaries are not in this file.';
+        const meta = geometryOf && boundaryAttribution ? { ...header, attribution: `${ATTRIBUTION} ${boundaryAttribution}` } : header;
+        yield `{"type":"FeatureCollection",${JSON.stringify(meta).slice(1, -1)},"geometry_note":${JSON.stringify(note)},"features":[\n`;
         let first = true;
         for (const unit of units) {
           const record = exportRecord(unit);
-          const geometry = unit.geo ? { type: 'Point', coordinates: [unit.geo.lng, unit.geo.lat] } : null;
-          yield `${first ? '' : ',\n'}${JSON.stringify({ type: 'Feature', id: unit.code, geometry, properties: record })}`;
+          const shaped = geometryOf?.(unit) ?? null;
+          const geometry = shaped?.geometry ?? (unit.geo ? { type: 'Point', coordinates: [unit.geo.lng, unit.geo.lat] } : null);
+          yield `${first ? '' : ',\n'}${JSON.stringify({ type: 'Feature', id: unit.code, geometry, properties: { ...record, ...shaped?.properties } })}`;
           first = false;
         }
         yield '\n]}\n';

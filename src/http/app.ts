@@ -192,7 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(identifierSearchRoutes, { gazetteer, search, resolver, payloads });
     await data.register(v1HierarchyRoutes, { gazetteer, payloads });
     await data.register(v1SearchRoutes, { search, resolver, payloads });
-    await data.register(datasetRoutes, { gazetteer });
+    await data.register(datasetRoutes, { gazetteer, geo: options.geo });
     await data.register(historyRoutes, { gazetteer, payloads });
     if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
     await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });

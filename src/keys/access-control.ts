@@ -196,14 +196,23 @@ export class AccessControl {
     return true;
   }
 
-  /** `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. */
-  private decide(key: KeyWithPlan, usagePeriod = this.meter.period()): Admission {
-    const nowMs = this.options.now?.().getTime() ?? Date.now();
-    const period = this.clock.at(nowMs);
+  /**
+   * `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. Synchronous except
+   * when this process has used its block of the holder's quota (see UsageMeter.blockUsed): then it first waits for a
+   * write, which brings the other replicas' counts, and decides again; if the write fails (the store is down), it
+   * decides on what it knows (`blocks: false`), as known keys keep working during an outage.
+   */
+  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true): Admission | Promise<Admission> {
     // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
     const holder = quotaHolderOf(key);
     const used = this.meter.used(holder, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
+    if (blocks && used < monthlyQuota && this.meter.blockUsed(holder, monthlyQuota, usagePeriod)) {
+      // Each write lets at least one more request through (a block is never empty): this ends.
+      return this.meter.sync().then((synced) => this.decide(key, this.meter.period(), synced));
+    }
+    const nowMs = this.options.now?.().getTime() ?? Date.now();
+    const period = this.clock.at(nowMs);
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
       windowSeconds: period.windowSeconds, resetsAt: period.resetsAt,
@@ -233,7 +242,8 @@ export class AccessControl {
   chargeMore(key: KeyWithPlan, extra: number): { ok: true; limits: LimitState } | { ok: false; limits: LimitState; retryAfter: number } {
     const usagePeriod = this.meter.period();
     const period = this.clock.at(this.options.now?.().getTime() ?? Date.now());
-    const used = this.meter.used(key.id, usagePeriod);
+    const holder = quotaHolderOf(key);
+    const used = this.meter.used(holder, usagePeriod);
     const { monthlyQuota, perSecond } = key.limits;
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
@@ -241,7 +251,7 @@ export class AccessControl {
     };
     const perSecondState = { quota: perSecond, remaining: 0, resetSeconds: 1 };
     if (used + extra > monthlyQuota) return { ok: false, limits: { monthly, perSecond: perSecondState, used }, retryAfter: period.resetSeconds };
-    for (let i = 0; i < extra; i++) this.meter.count(key.id, monthlyQuota);
+    for (let i = 0; i < extra; i++) this.meter.countFor(key.id, holder, monthlyQuota);
     monthly.remaining -= extra;
     return { ok: true, limits: { monthly, perSecond: perSecondState, used: used + extra } };
   }

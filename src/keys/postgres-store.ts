@@ -46,13 +46,13 @@ export class PostgresStore implements KeyStore {
   /**
    * `timeoutMs` bounds every store call in time, whatever the network does (STORE_TIMEOUT_MS): each query is
    * abandoned after it on the client (`query_timeout`, and the connection is then discarded, since a query may still
-   * be running on it) and cancelled on the server (`statement_timeout`); a connection takes at most 3 s to open or
-   * to be free in the pool; TCP keep-alive notices a silent peer; the server ends a transaction whose client vanished.
+   * be running on it) and cancelled on the server (`statement_timeout`); a connection takes at most as long to open
+   * or to be free in the pool; TCP keep-alive notices a silent peer; the server ends a transaction whose client vanished.
    */
   constructor(connectionString: string, { poolSize = 10, timeoutMs = 5000 }: { poolSize?: number; timeoutMs?: number } = {}) {
     this.pool = new pg.Pool({
       connectionString, max: poolSize,
-      connectionTimeoutMillis: Math.min(3000, timeoutMs),
+      connectionTimeoutMillis: timeoutMs,
       query_timeout: timeoutMs,
       statement_timeout: timeoutMs,
       idle_in_transaction_session_timeout: Math.max(10_000, 2 * timeoutMs),

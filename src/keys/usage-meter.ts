@@ -170,6 +170,31 @@ export class UsageMeter {
     return n;
   }
 
+  /**
+   * Whether this process has used up its block of the holder's quota: it may admit, between two writes, at most a
+   * tenth of what the store last said was left (at least 1). Past that, admission waits for a write (sync()), which
+   * also brings the other replicas' counts: so no replica runs ahead of the others by more than a shrinking block,
+   * which bounds how far replicas together can overrun a quota (see the README). Never while the store is failing.
+   */
+  blockUsed(holderId: string, monthlyQuota: number, { month } = this.period()): boolean {
+    const unconfirmed = this.unconfirmed.get(holderId)?.get(month);
+    if (unconfirmed === undefined) return false;
+    const stored = this.stored.get(holderId);
+    const remaining = monthlyQuota - (stored?.month === month ? stored.total : 0);
+    return unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE)) && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS;
+  }
+
+  /** Writes now (or joins the write under way), so that a holder at the end of its block may go on; false if it failed. */
+  async sync(): Promise<boolean> {
+    try {
+      if (this.flushing) await this.flushing;
+      else await this.flush();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Requests counted but not yet written (what a crash now would lose). */
   get unflushed(): number {
     let n = 0;

@@ -13,11 +13,10 @@ export function asciiDigits(text: string): string {
 }
 
 /**
- * A lookup table without a prototype: looked up with words people type, `constructor` or `__proto__` must find
- * nothing (with a plain object they found Object's, and a query "constructor" was a 500).
+ * A lookup table without a prototype: a query word such as "constructor" or "__proto__" finds nothing in it (in a
+ * plain object it found Object's own properties, and the search failed with a 500).
  */
-const table = (entries: Record<string, string>): Readonly<Record<string, string | undefined>> =>
-  Object.freeze(Object.assign(Object.create(null) as Record<string, string>, entries));
+const table = (entries: Record<string, string>): Readonly<Record<string, string>> => Object.freeze(Object.assign(Object.create(null) as Record<string, string>, entries));
 
 /** Khmer numbers as romanized in names: "Ti Muoy" (first), "Prambei" (eight)... */
 const NUMBER_WORDS = table({

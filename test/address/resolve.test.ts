@@ -62,7 +62,7 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Sangkat Svay Dankum, Krong Siem Reap')!.formatted.km, 'សង្កាត់ស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប ១៧១០០២');
     const rural = top('Kraom Village, Prek Anhchanh Commune, Mukh Kampol District, Kandal Province')!;
     assert.match(rural.formatted.latin, /^Phum Kraom, Khum Preaek Anhchanh, Srok Mukh Kampul, Kandal Province \d{6}$/);
-    assert.match(rural.formatted.km, /^ភូមិក្រោម ឃុំ.+ ស្រុក.+ ខេត្តកណ្តាល [០-៩]{6}$/);
+    assert.match(rural.formatted.km, /^ភូមិក្រោម ឃុំ.+ ស្រុក.+ ខេត្តកណ្ដាល [០-៩]{6}$/);
   });
 
   it('reports what nothing explained, and the spans in Khmer', () => {

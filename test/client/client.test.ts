@@ -85,6 +85,21 @@ describe('@kh-address/client against a running server', () => {
     assert.equal((csv as unknown as string).trim().split('\r\n').length, 26);
   });
 
+  it('validates what the picker submits, server side (the README walk-through)', async () => {
+    const kh = new KhAddressClient({ baseUrl, apiKey: key });
+    const submitted = { province_code: '12', district_code: '1204', commune_code: '120403', village_code: '12040301', postal_code: '120403' };
+    const check = (form: typeof submitted) => kh.v1Validate({ query: {
+      province: form.province_code, district: form.district_code, commune: form.commune_code, village: form.village_code, postal_code: form.postal_code,
+    } });
+    const ok = await check(submitted);
+    assert.equal(ok.data.valid, true);
+    assert.equal(ok.data.corrected?.village?.code, '12040301');
+    const tampered = await check({ ...submitted, commune_code: '120101' });
+    assert.equal(tampered.data.valid, false);
+    assert.ok(tampered.data.problems.length > 0);
+    assert.ok(tampered.data.problems.every((p) => p.message_km.length > 0), 'problems in Khmer too');
+  });
+
   it('throws KhAddressError with the API\'s code, status, details and correlation id', async () => {
     const kh = new KhAddressClient({ baseUrl, apiKey: key });
     await assert.rejects(kh.v1ListDistricts({ path: { province_code: '99' } }), (error: unknown) => {

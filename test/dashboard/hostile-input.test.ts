@@ -101,6 +101,15 @@ describe('dashboard forms: encodings, sizes, lengths', () => {
     assert.equal(backtrack.statusCode, 413);
   });
 
+  it('answers landing-page searches for words that name properties of plain objects (found by the route fuzzer)', async () => {
+    const client = new Client(d.app);
+    // Five: the landing page's search allows 5 a second per address.
+    for (const q of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'ti constructor']) {
+      const page = await client.get(`/?q=${encodeURIComponent(q)}`);
+      assert.equal(page.statusCode, 200, q);
+    }
+  });
+
   it('says a too-long password is too long (not too short)', async () => {
     const client = new Client(d.app);
     await client.get('/signup');

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import ts from 'typescript';
 import { throwawaySqlite, type ThrowawayDatabase } from '../keys/stores.js';
 import { startServer, type ServerProcess } from '../server-process.js';
 
@@ -252,6 +253,42 @@ describe('<kh-address-picker> in Chromium', () => {
     assert.deepEqual(await axeViolations(page), []);
   });
 
+  it('fires native input and change with kh-change, follows disabled (its own and its fieldset\'s), and takes theming', async () => {
+    await page.goto(`${server.url}/widget/demo`);
+    await enabled(page, 'Province');
+    await page.evaluate(() => {
+      const picker = document.querySelector('#cascade-picker')!;
+      (window as unknown as { heard: string[] }).heard = [];
+      for (const type of ['input', 'change', 'kh-change']) picker.addEventListener(type, () => (window as unknown as { heard: string[] }).heard.push(type));
+      // A page's theme (a constructed sheet: the page's CSP allows no inline style).
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('kh-address-picker { --kh-control-border: 3px solid rgb(200, 0, 0); } kh-address-picker::part(legend) { color: rgb(0, 128, 0); }');
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    });
+    await page.getByLabel('Province').first().selectOption('17');
+    await page.waitForFunction(() => (window as unknown as { heard: string[] }).heard.length >= 3);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { heard: string[] }).heard), ['input', 'change', 'kh-change']);
+    const styles = await page.locator('#cascade-picker').evaluate((el) => ({
+      border: getComputedStyle(el.shadowRoot!.querySelector('select')!).borderTopWidth + ' ' + getComputedStyle(el.shadowRoot!.querySelector('select')!).borderTopColor,
+      legend: getComputedStyle(el.shadowRoot!.querySelector('legend')!).color,
+    }));
+    assert.deepEqual(styles, { border: '3px rgb(200, 0, 0)', legend: 'rgb(0, 128, 0)' });
+    await enabled(page, 'District');
+    await page.locator('#cascade-picker').evaluate((el) => el.setAttribute('disabled', ''));
+    assert.equal(await page.getByLabel('Province').first().isDisabled(), true);
+    assert.equal(await page.getByLabel('District').first().isDisabled(), true);
+    await page.locator('#cascade-picker').evaluate((el) => el.removeAttribute('disabled'));
+    assert.equal(await page.getByLabel('District').first().isDisabled(), false);
+    await page.evaluate(() => {
+      const fieldset = document.createElement('fieldset');
+      const picker = document.querySelector('#search-picker')!;
+      picker.replaceWith(fieldset);
+      fieldset.append(picker);
+      fieldset.disabled = true;
+    });
+    assert.equal(await page.getByRole('combobox', { name: 'Search a village, commune, district or province' }).isDisabled(), true);
+  });
+
   it('fits a 320 px wide phone', async () => {
     const phone = await context.newPage();
     await phone.setViewportSize({ width: 320, height: 700 });
@@ -265,6 +302,35 @@ describe('<kh-address-picker> in Chromium', () => {
     assert.ok(pickerWidth <= 320, `picker ends at ${pickerWidth} px`);
     await shot('5-phone-320', phone);
     await phone.close();
+  });
+
+  it('runs the typed client in the browser, with a browser key, from its allowed origin', async () => {
+    // The client's sources as the package's build makes them (TypeScript to JavaScript), served from the service's origin.
+    const source = (name: string) => ts.transpileModule(readFileSync(new URL(`../../packages/client/src/${name}.ts`, import.meta.url), 'utf8'),
+      { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText;
+    const demo = await (await fetch(`${server.url}/widget/demo`)).text();
+    const key = /api-key="(khp_\w+)"/.exec(demo)![1]!;
+    const files: Record<string, string> = { 'index.js': source('index'), 'operations.js': source('operations'), 'openapi.js': 'export {};' };
+    await page.route(`${server.url}/client-test/**`, (route) => {
+      const name = new URL(route.request().url()).pathname.split('/').pop()!;
+      if (name === 'harness.html') return route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>client</title></html>' });
+      return route.fulfill({ contentType: 'text/javascript', body: files[name] ?? '' });
+    });
+    await page.goto(`${server.url}/client-test/harness.html`);
+    const result = await page.evaluate(async ([base, apiKey]) => {
+      const { KhAddressClient, KhAddressError } = await import(`${base}/client-test/index.js`);
+      const kh = new KhAddressClient({ apiKey });
+      const districts = await kh.v1ListDistricts({ path: { province_code: '12' } });
+      let code = '';
+      try {
+        await kh.v1GetProvince({ path: { province_code: '99' } });
+      } catch (error) {
+        code = error instanceof KhAddressError ? (error as { code: string }).code : 'not a KhAddressError';
+      }
+      return { baseUrl: kh.baseUrl, districts: districts.data.length, code };
+    }, [server.url, key]);
+    assert.deepEqual(result, { baseUrl: server.url, districts: 14, code: 'not_found' });
+    await page.unroute(`${server.url}/client-test/**`);
   });
 
   it('is served to the demo key\'s own origin and refused from another origin (403 origin_not_allowed, shown)', async () => {

@@ -10679,7 +10679,7 @@ export interface operations {
     v1Dataset: {
         parameters: {
             query?: {
-                /** @description `json` (default): `{ dataset, version, level, count, licence, attribution, columns, units: [...] }`, one unit per line; `csv`: RFC 4180 with a header row, the dataset version in a last column `dataset_version`; `geojson`: a FeatureCollection of Points at each unit's centroid (boundaries are not included yet). */
+                /** @description `json` (default): `{ dataset, version, level, count, licence, attribution, columns, units: [...] }`, one unit per line; `csv`: RFC 4180 with a header row, the dataset version in a last column `dataset_version`; `geojson`: a FeatureCollection: provinces, districts and communes as MultiPolygon boundaries (CC BY 4.0, attribution in the file), villages as Points at their centroids. */
                 format?: "json" | "csv" | "geojson";
                 /** @description Only this level; all four levels (25 + 210 + 1,652 + 14,578 units) when absent. */
                 level?: "province" | "district" | "commune" | "village";

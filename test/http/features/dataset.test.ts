@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { loadGeography } from '../../../src/geo/geography.js';
 import { buildApp } from '../../../src/http/app.js';
 import { chooseEncoding } from '../../../src/http/precompressed.js';
 import { AccessControl } from '../../../src/keys/access-control.js';
@@ -111,6 +112,30 @@ describe('GET /v1/dataset', () => {
     assert.equal(chooseEncoding('identity'), 'identity');
     assert.equal(chooseEncoding('gzip;q=0, br;q=0'), 'identity');
     assert.equal(chooseEncoding(`${'x,'.repeat(10_000)}br`), 'identity', 'only the start of a huge header is read');
+  });
+});
+
+describe('GET /v1/dataset?format=geojson with the geography loaded', () => {
+  it('gives provinces, districts and communes their boundaries, villages their centroids, with the boundaries\' attribution', async () => {
+    const app = await buildApp({ ...appOptions(), geo: loadGeography() });
+    try {
+      const communes = await app.inject({ url: '/v1/dataset?format=geojson&level=commune', headers: { 'accept-encoding': 'br' } });
+      assert.equal(communes.statusCode, 200);
+      const body = JSON.parse(zlib.brotliDecompressSync(communes.rawPayload).toString());
+      assert.equal(body.features.length, 1652);
+      assert.match(body.attribution, /CC BY 4\.0/);
+      assert.match(body.attribution, /NCDD/);
+      const polygons = body.features.filter((f: { geometry: { type: string } | null }) => f.geometry?.type === 'MultiPolygon');
+      assert.equal(polygons.length, 1652, 'every commune drawn (split ones from their 2014 polygons, flagged)');
+      const kbalKaoh = body.features.find((f: { id: string }) => f.id === '121207');
+      assert.equal(kbalKaoh.properties.postal_code, '121001');
+      assert.equal(typeof kbalKaoh.properties.approximate, 'boolean');
+      assert.ok(kbalKaoh.geometry.coordinates[0][0].length >= 4);
+      const villages = JSON.parse((await app.inject('/v1/dataset?format=geojson&level=village')).body);
+      assert.ok(villages.features.every((f: { geometry: { type: string } | null }) => f.geometry === null || f.geometry.type === 'Point'));
+    } finally {
+      await app.close();
+    }
   });
 });
 
