@@ -15,7 +15,7 @@ interface Parameter { name: string; in: string; required?: boolean; schema?: { p
 interface Media { schema?: Record<string, unknown>; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }
 interface Response { description: string; headers?: Record<string, unknown>; content?: Record<string, Media> }
 interface Operation { parameters?: Parameter[]; security?: unknown[]; responses?: Record<string, Response> }
-interface Document { paths?: Record<string, Record<string, Operation>> }
+interface Document { paths?: Record<string, Record<string, Operation>>; components?: Record<string, unknown> }
 
 const CORRELATION_ID = 'f1b8a0a4-8d5e-4a4f-9d0f-2b8f0c6f3d11';
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -121,13 +121,16 @@ function describedExamples(path: string, status: number, description: string): [
   });
 }
 
+/** References to the headers, defined once in components.headers (a generated client gets one type for each). */
 function headers(names: HeaderName[]): Record<string, unknown> {
-  return Object.fromEntries(names.map((name) => [name, HEADERS[name]]));
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
 /** Adds the examples, the 405 and the headers to every operation of the document (in place; returns it). */
 export function describeResponses<T>(document: T): T {
-  for (const [path, operations] of Object.entries((document as Document).paths ?? {})) {
+  const doc = document as Document;
+  doc.components = { ...doc.components, headers: { ...(doc.components?.headers as object | undefined), ...HEADERS } };
+  for (const [path, operations] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const responses = operation.responses;
       if (!responses) continue;

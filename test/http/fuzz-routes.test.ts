@@ -147,13 +147,14 @@ function checkAnswer(request: InjectOptions, response: { statusCode: number; hea
   }
 }
 
-describe('fuzzing every route of the full server (keys, dashboard, metrics)', () => {
+// On both stores: PostgreSQL refuses a NUL in text (a 500 before the dashboard checked its inputs).
+for (const [storeKind, runsPerRoute] of [['sqlite', 40], ['postgres', 15]] as const) describe(`fuzzing every route of the full server (keys, dashboard, metrics) on ${storeKind}`, () => {
   let dash: DashboardApp;
   let routes: Route[];
   let ctx: Context;
 
   before(async () => {
-    dash = await dashboardApp({ metricsToken: METRICS_TOKEN, geo: true });
+    dash = await dashboardApp({ metricsToken: METRICS_TOKEN, geo: true, store: storeKind });
     const { app, store } = dash;
     await store.createPlan({ name: 'fuzz', monthlyQuota: 10_000_000, perSecond: 1_000_000 });
     const { key: apiKey } = await createKey(store, { plan: 'fuzz' });
@@ -184,7 +185,7 @@ describe('fuzzing every route of the full server (keys, dashboard, metrics)', ()
   it('answers hostile requests on every route without a 5xx', async () => {
     for (const route of routes) {
       // The forms that hash a password (scrypt, ~0.1-0.3 s each) get fewer runs.
-      const runs = /^\/sign(up|in)$/.test(route.path) ? 15 : 40;
+      const runs = /^\/sign(up|in)$/.test(route.path) ? Math.min(15, runsPerRoute) : runsPerRoute;
       await fc.assert(fc.asyncProperty(requestFor(route, ctx), async (request) => {
         checkAnswer(request, await dash.app.inject(request));
       }), { numRuns: runs, includeErrorInReport: true });

@@ -96,12 +96,13 @@ async function blockEventLoop(ms: number): Promise<void> {
 
 describe('load shedding', () => {
   it('answers 503 with Retry-After in the error envelope while the event loop lags', async () => {
-    // Its own threshold, well above what a busy machine's scheduling adds, and a lag well above it.
-    const app = await buildApp({ ...appOptions(), maxEventLoopDelayMs: 400 });
+    // Its own threshold (under-pressure compares the mean delay of its last sample to it, so a 1.5 s block among
+    // ~10 ms samples must exceed a low one).
+    const app = await buildApp({ ...appOptions(), maxEventLoopDelayMs: 50 });
     try {
       await app.ready();
       assert.equal((await app.inject('/v1/provinces')).statusCode, 200);
-      await blockEventLoop(2000);
+      await blockEventLoop(1500);
       const shed = await app.inject('/v1/provinces');
       assert.equal(shed.statusCode, 503);
       assert.equal(shed.headers['retry-after'], '5');

@@ -103,4 +103,15 @@ describe('hostile queries', () => {
     assert.equal(index.search('Bàttàmbàng', { limit: 1 }).hits[0]?.unit.code, '02');
     assert.deepEqual(latinForms('Ⓑattambang').words, ['battambang']);
   });
+
+  it('read words named like Object.prototype\'s properties as words (a query "constructor" was a 500)', () => {
+    for (const word of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf']) {
+      for (const query of [word, `pram ${word}`, `ti ${word}`, `${word} 1`, `phum ${word}`]) {
+        assert.doesNotThrow(() => index.search(query), query);
+        assert.deepEqual(latinForms(query).words.map((w) => typeof w), latinForms(query).words.map(() => 'string'), query);
+      }
+    }
+    // "__proto__" is the word "proto" like any other.
+    assert.equal(index.search('__proto__').total, index.search('proto').total);
+  });
 });

@@ -564,7 +564,24 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The methods the path accepts. */
+        Allow: string;
+        /** @description `private, max-age=3600`. */
+        "Cache-Control": string;
+        /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
+        ETag: string;
+        /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
+        RateLimit: string;
+        /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before retrying. */
+        "Retry-After": number;
+        /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
+        "x-correlation-id": string;
+        /** @description Version of the gazetteer dataset that answered. */
+        "x-dataset-version": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -587,18 +604,12 @@ export interface operations {
             /** @description The commune. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -678,18 +689,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -697,14 +702,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -760,10 +761,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,14 +818,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -882,14 +877,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -945,12 +936,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1006,14 +994,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1069,16 +1053,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1134,10 +1113,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1193,12 +1170,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1271,18 +1245,12 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1321,18 +1289,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1340,14 +1302,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1403,10 +1361,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1462,14 +1418,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1525,14 +1477,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1588,12 +1536,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1649,14 +1594,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1712,16 +1653,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1777,10 +1713,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1836,12 +1770,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1914,18 +1845,12 @@ export interface operations {
             /** @description The district. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2000,18 +1925,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2019,14 +1938,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2082,10 +1997,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,14 +2054,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2204,14 +2113,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2267,12 +2172,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2328,14 +2230,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2391,16 +2289,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2456,10 +2349,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2515,12 +2406,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2593,18 +2481,12 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,18 +2518,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2655,14 +2531,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,10 +2590,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2777,14 +2647,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2840,14 +2706,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2903,12 +2765,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,14 +2823,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3027,16 +2882,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3092,10 +2942,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3151,12 +2999,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3223,10 +3068,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3257,18 +3100,12 @@ export interface operations {
             /** @description The unit at that path. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,14 +3338,10 @@ export interface operations {
             /** @description Moved permanently: a former slug; Location has the unit's current path. */
             301: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3516,18 +3349,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3535,14 +3362,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3598,10 +3421,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3657,14 +3478,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3720,14 +3537,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3783,12 +3596,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,14 +3654,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,16 +3713,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,10 +3773,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4031,12 +3830,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4109,18 +3905,12 @@ export interface operations {
             /** @description The unit that owns the postal code. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4169,18 +3959,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4188,14 +3972,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4251,10 +4031,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4310,14 +4088,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4373,14 +4147,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,12 +4206,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4497,14 +4264,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,16 +4323,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4625,10 +4383,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4684,12 +4440,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,18 +4512,12 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4813,18 +4560,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4832,14 +4573,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4895,10 +4632,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,14 +4689,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5017,14 +4748,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5080,12 +4807,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5141,14 +4865,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,16 +4924,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5269,10 +4984,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5328,12 +5041,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5406,18 +5116,12 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5487,18 +5191,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5506,14 +5204,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5569,10 +5263,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5628,14 +5320,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5691,14 +5379,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5754,12 +5438,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5815,14 +5496,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5878,16 +5555,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5943,10 +5615,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6002,12 +5672,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6080,18 +5747,12 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6136,18 +5797,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6155,14 +5810,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6218,10 +5869,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,14 +5926,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,14 +5985,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,12 +6044,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6464,14 +6102,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6527,16 +6161,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6592,10 +6221,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6651,12 +6278,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6723,10 +6347,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6741,12 +6363,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6802,12 +6421,9 @@ export interface operations {
             /** @description service_unavailable: the key store does not answer. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6879,18 +6495,12 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7040,18 +6650,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7059,14 +6663,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7122,10 +6722,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7181,14 +6779,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7244,14 +6838,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7307,12 +6897,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7368,14 +6955,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7431,16 +7014,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7496,10 +7074,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,12 +7131,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7634,14 +7207,10 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7743,14 +7312,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7806,10 +7371,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7865,14 +7428,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7928,14 +7487,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7991,12 +7546,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8052,14 +7604,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8115,16 +7663,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,10 +7723,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8239,12 +7780,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8320,18 +7858,12 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8381,18 +7913,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8400,14 +7926,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8463,10 +7985,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8522,14 +8042,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8585,14 +8101,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8648,12 +8160,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8709,14 +8218,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8772,16 +8277,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8837,10 +8337,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8896,12 +8394,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8974,18 +8469,12 @@ export interface operations {
             /** @description The unit's history. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9069,18 +8558,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9088,14 +8571,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9151,10 +8630,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9210,14 +8687,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9273,14 +8746,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9336,12 +8805,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9397,16 +8863,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9462,10 +8923,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9521,12 +8980,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9593,14 +9049,10 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9642,14 +9094,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9705,10 +9153,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9764,14 +9210,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9827,14 +9269,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9890,12 +9328,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9951,14 +9386,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10014,16 +9445,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10079,10 +9505,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10138,12 +9562,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10216,18 +9637,12 @@ export interface operations {
             /** @description The Feature. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10267,18 +9682,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10286,14 +9695,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10345,10 +9750,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10400,14 +9803,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10459,14 +9858,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10518,12 +9913,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,14 +9967,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10634,16 +10022,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10695,10 +10078,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10750,12 +10131,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10821,18 +10199,12 @@ export interface operations {
             /** @description The communes. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10876,18 +10248,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10895,14 +10261,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10954,10 +10316,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11009,14 +10369,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,14 +10424,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11127,12 +10479,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11184,14 +10533,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11243,16 +10588,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11304,10 +10644,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11359,12 +10697,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11432,18 +10767,12 @@ export interface operations {
             /** @description The file, as an attachment. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11488,6 +10817,10 @@ export interface operations {
                         level: "province" | "district" | "commune" | "village" | "all";
                         licence: string;
                         units: {
+                            bbox_max_lat: string | number | null;
+                            bbox_max_lng: string | number | null;
+                            bbox_min_lat: string | number | null;
+                            bbox_min_lng: string | number | null;
                             code: string | number | null;
                             href: string | number | null;
                             id: string | number | null;
@@ -11495,6 +10828,7 @@ export interface operations {
                             lat: string | number | null;
                             level: string | number | null;
                             lng: string | number | null;
+                            location_source: string | number | null;
                             name_km: string | number | null;
                             name_latin: string | number | null;
                             name_ungegn: string | number | null;
@@ -11515,18 +10849,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11534,14 +10862,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11593,10 +10917,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11648,14 +10970,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11707,14 +11025,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11766,12 +11080,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11823,14 +11134,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11882,16 +11189,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11943,10 +11245,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11998,12 +11298,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12069,18 +11366,12 @@ export interface operations {
             /** @description The districts. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12124,18 +11415,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12143,14 +11428,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12202,10 +11483,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12257,14 +11536,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12316,14 +11591,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12375,12 +11646,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12432,14 +11700,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12491,16 +11755,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12552,10 +11811,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12607,12 +11864,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12675,18 +11929,12 @@ export interface operations {
             /** @description The provinces. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12728,18 +11976,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -12747,14 +11989,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12806,10 +12044,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12861,14 +12097,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12920,14 +12152,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12979,12 +12207,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13036,14 +12261,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13095,16 +12316,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13156,10 +12372,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13211,12 +12425,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13282,18 +12493,12 @@ export interface operations {
             /** @description The province. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13335,18 +12540,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13354,14 +12553,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13413,10 +12608,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13468,14 +12661,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13527,14 +12716,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13586,12 +12771,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13643,14 +12825,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13702,16 +12880,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13763,10 +12936,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13818,12 +12989,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13889,18 +13057,12 @@ export interface operations {
             /** @description Candidates, best first. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14005,18 +13167,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14024,14 +13180,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14083,10 +13235,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14138,14 +13288,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14197,14 +13343,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14256,12 +13398,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14313,14 +13452,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14372,16 +13507,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14433,10 +13563,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14488,12 +13616,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14561,14 +13686,10 @@ export interface operations {
             /** @description One result per address, in order. */
             200: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14684,14 +13805,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14743,10 +13860,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14798,14 +13913,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14857,14 +13968,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14916,14 +14023,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14975,14 +14078,10 @@ export interface operations {
             /** @description Not sent as application/json. */
             415: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15034,16 +14133,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15095,10 +14189,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15150,12 +14242,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15223,14 +14312,10 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15311,14 +14396,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15370,10 +14451,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15425,14 +14504,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15484,14 +14559,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15543,12 +14614,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15600,14 +14668,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15659,16 +14723,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15720,10 +14779,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15775,12 +14832,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15855,14 +14909,10 @@ export interface operations {
             /** @description The commune of each point, in order. */
             200: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15947,14 +14997,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16006,10 +15052,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16061,14 +15105,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16120,14 +15160,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16179,14 +15215,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16238,16 +15270,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16299,10 +15326,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16354,12 +15379,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16429,18 +15451,12 @@ export interface operations {
             /** @description One page of results, best first. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16586,18 +15602,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -16605,14 +15615,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16664,10 +15670,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16719,14 +15723,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16778,14 +15778,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16837,12 +15833,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16894,14 +15887,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16953,16 +15942,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17014,10 +15998,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17069,12 +16051,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17140,18 +16119,12 @@ export interface operations {
             /** @description The unit's history (a one-element array). */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17226,18 +16199,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -17245,14 +16212,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17304,10 +16267,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17359,14 +16320,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17418,14 +16375,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17477,12 +16430,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17534,16 +16484,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17595,10 +16540,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17650,12 +16593,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17718,14 +16658,10 @@ export interface operations {
             /** @description Plan and usage of the calling key. */
             200: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17763,14 +16699,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17822,10 +16754,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17877,14 +16807,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17936,14 +16862,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17995,12 +16917,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18052,14 +16971,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18111,16 +17026,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18172,10 +17082,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18227,12 +17135,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18306,18 +17211,12 @@ export interface operations {
             /** @description The verdict, problems and corrected chain. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18380,18 +17279,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18399,14 +17292,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18458,10 +17347,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18513,14 +17400,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18572,14 +17455,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18631,12 +17510,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18688,14 +17564,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18747,16 +17619,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18808,10 +17675,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18863,12 +17728,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18934,18 +17796,12 @@ export interface operations {
             /** @description The villages. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18970,18 +17826,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -18989,14 +17839,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19048,10 +17894,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19103,14 +17947,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19162,14 +18002,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19221,12 +18057,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19278,14 +18111,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19337,16 +18166,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19398,10 +18222,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19453,12 +18275,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19527,18 +18346,12 @@ export interface operations {
             /** @description The village. */
             200: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19600,18 +18413,12 @@ export interface operations {
             /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
             304: {
                 headers: {
-                    /** @description `private, max-age=3600`. */
-                    "Cache-Control"?: string;
-                    /** @description Weak validator of the body; it changes only with the API or dataset version. Send it in If-None-Match to get 304. */
-                    ETag?: string;
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -19619,14 +18426,10 @@ export interface operations {
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19682,10 +18485,8 @@ export interface operations {
             /** @description missing_api_key: no x-api-key header; invalid_api_key: the key is malformed, unknown or revoked. */
             401: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19741,14 +18542,10 @@ export interface operations {
             /** @description origin_not_allowed: a browser key (khp_...) used from an origin it does not list, or with no Origin or Referer. */
             403: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19804,14 +18601,10 @@ export interface operations {
             /** @description not_found: no such unit. */
             404: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19867,12 +18660,9 @@ export interface operations {
             /** @description method_not_allowed: a method the path does not serve (the API is read-only: GET, HEAD and OPTIONS, and POST where documented). */
             405: {
                 headers: {
-                    /** @description The methods the path accepts. */
-                    Allow?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    Allow: components["headers"]["Allow"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19928,14 +18718,10 @@ export interface operations {
             /** @description gone: the code (or the id made from it) belonged to a unit that no longer exists; `error.successors` lists today's units that replaced it, and GET /v1/units/{code}/history tells what happened. */
             410: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19991,16 +18777,11 @@ export interface operations {
             /** @description quota_exceeded: the monthly quota is used up (Retry-After: seconds to the 1st of next month, UTC); rate_limited: over the per-second limit (Retry-After: 1). */
             429: {
                 headers: {
-                    /** @description What is left of each limit of your key (IETF RateLimit header fields): `"monthly";r=<remaining>;t=<seconds to reset>, "per-second";r=<remaining>;t=<seconds>`. */
-                    RateLimit?: string;
-                    /** @description The limits of your key's plan: `"monthly";q=<quota>;w=<window seconds>, "per-second";q=<limit>;w=1`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20056,10 +18837,8 @@ export interface operations {
             /** @description internal_error: the server failed; the body has no internals. */
             500: {
                 headers: {
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20115,12 +18894,9 @@ export interface operations {
             /** @description service_unavailable: the key store is unreachable or the server is overloaded; retry after Retry-After seconds. */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description Identifies this request (yours, from x-correlation-id or x-request-id, if 1-128 characters of `A-Za-z0-9._~:/+=-`; else a new UUID). Quote it when reporting a problem. */
-                    "x-correlation-id"?: string;
-                    /** @description Version of the gazetteer dataset that answered. */
-                    "x-dataset-version"?: string;
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
                     [name: string]: unknown;
                 };
                 content: {
