@@ -23,8 +23,12 @@ import {
   V1ValidateResponse,
 } from './schemas.js';
 
-/** Addresses of a batch resolved between two turns of the event loop (a few milliseconds of work). */
-const BATCH_SLICE = 5;
+/**
+ * Addresses of a batch resolved between two turns of the event loop. One: a real address takes well under a
+ * millisecond, but a hostile one of 500 characters dense with names took 10-50 ms on a busy 2-core machine, so a
+ * slice of several could hold the loop for a noticeable time (a yield costs microseconds).
+ */
+const BATCH_SLICE = 1;
 
 export interface ResolveRouteOptions {
   gazetteer: Gazetteer;
