@@ -26,11 +26,11 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { freePort } from './ports.js';
 import { loadGazetteer } from '../src/gazetteer/load.js';
 import { createKey } from '../src/keys/issue-keys.js';
 import { openStore } from '../src/keys/open-store.js';
@@ -86,14 +86,6 @@ function pinning(): { serverCpu: number; loadCpu: number } | null {
   }
 }
 const pins = pinning();
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 interface Server {
   name: string;
