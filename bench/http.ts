@@ -6,6 +6,9 @@
  *   npm run bench -- --only resolve    scenarios whose name contains "resolve" (repeatable)
  *   options: --rounds N --max-rounds N --precision 0.06 --seconds S --warmup S --pipelining P --connections C --no-pin
  *            --no-write --note "about the machine"
+ *            --variant other/server.js   also measure another build of the service (e.g. a copy of dist/ with a change:
+ *                                        put it beside dist/, as distB/, so that its data paths resolve) as a reference
+ *                                        in every scenario, same key and store: an A/B of a change in one run
  *
  * Method (README, Performance, explains why each choice):
  * - Every server is the production build (`dist/`, `npm start`'s Node flags), pinned with `taskset` to CPU 0; the
@@ -51,6 +54,8 @@ const { values: flags } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     /** Said about the machine in the results (e.g. that it was shared). */
     note: { type: 'string' },
+    /** Another build's server entry, measured beside the service in every scenario. */
+    variant: { type: 'string' },
   },
 });
 const quick = flags.quick;
@@ -246,7 +251,7 @@ async function cannon(server: Server, requests: autocannon.Request[], seconds: n
 }
 
 interface Reference {
-  /** 'same bytes', 'hello-world' or 'no key gate'. */
+  /** 'same bytes', 'hello-world', 'no key gate' or 'variant'. */
   kind: string;
   server: Server;
   requests: autocannon.Request[];
@@ -344,6 +349,7 @@ async function main(): Promise<void> {
   const target = await start('kh-address', ['dist/server.js'], targetEnv, probe);
   const hello = await start('hello-world', ['bench/baseline-server.mjs'], {}, { path: '/' });
   const open = quick ? undefined : await start('no key gate', ['bench/open-server.mjs'], {}, { path: '/v1/provinces' });
+  const variant = flags.variant ? await start('variant', [flags.variant], targetEnv, probe) : undefined;
   const rssAfterStartMb = statusMb(target.pid, 'VmRSS');
   const targetRss = new RssSampler(target.pid);
   const helloRss = new RssSampler(hello.pid);
@@ -442,6 +448,7 @@ async function main(): Promise<void> {
     if (sameBytes) references.push({ kind: 'same bytes', server: sameBytes, requests: scenario.requests });
     if (!references.length || scenario.gate) references.push({ kind: 'hello-world', server: hello, requests: [{ method: 'GET', path: '/', headers: scenario.requests[0]!.headers }] });
     if (open && scenario.gate) references.push({ kind: 'no key gate', server: open, requests: scenario.requests });
+    if (variant) references.push({ kind: 'variant', server: variant, requests: scenario.requests });
     const contenders = [{ kind: 'kh-address', server: target, requests: scenario.requests }, ...references];
 
     // Warm-up: each server's JIT and caches see this scenario's requests before anything counts.
@@ -516,7 +523,7 @@ async function main(): Promise<void> {
   helloRss.stop();
   const peakRss = targetRss.peakMb;
   const highWaterMb = statusMb(target.pid, 'VmHWM');
-  await Promise.all([stop(target), stop(hello), ...(open ? [stop(open)] : [])]);
+  await Promise.all([stop(target), stop(hello), ...[open, variant].filter((s) => s !== undefined).map(stop)]);
   rmSync(dir, { recursive: true, force: true });
 
   const machine = {
@@ -536,7 +543,7 @@ async function main(): Promise<void> {
       targetMb: 250, met: peakRss !== null && peakRss < 250 },
     startup: { msToFirstSuccessfulRequest: startups, medianMs: startupMs, targetMs: 1500, met: startupMs < 1500 },
   };
-  if (!flags['no-write'] && !flags.only) {
+  if (!flags['no-write'] && !flags.only && !flags.variant) {
     mkdirSync(join(root, 'bench/results'), { recursive: true });
     writeFileSync(join(root, 'bench/results/latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(root, 'bench/results/latest.md'), markdown(report));
@@ -560,14 +567,14 @@ async function main(): Promise<void> {
     for (const a of r.references) {
       console.log(`${`  vs ${a.kind}`.padEnd(38)} ${num(a.rps)} ${`${pct(a.ratio)} (${range(a.ratioInterval)})`.padStart(14)} ${fixed(a.cpuUsPerRequest).padStart(10)} `
         + `${`${pct(a.cpuRatio)} (${range(a.cpuRatioInterval)})`.padStart(18)} ${`${a.p50}/${a.p99}`.padStart(11)}`
-        + `  generator ${pct(a.loadGeneratorCpu)} of a core${a.loadGeneratorCpu > 0.9 ? ' (saturated: ratio understated)' : ''}`);
+        + `  generator ${pct(a.loadGeneratorCpu)} of a core${a.loadGeneratorCpu > 0.9 ? ' (saturated: the generator capped this reference\'s req/s, so the req/s ratio overstates kh-address: read the CPU ratio)' : ''}`);
     }
   }
   for (const s of skipped) console.log(`skipped: ${s.scenario}: ${s.reason}`);
   console.log(`\npeak RSS of the server under load: ${peakRss?.toFixed(0) ?? 'n/a'} MB (target < 250 MB; ${rssAfterStartMb?.toFixed(0) ?? 'n/a'} MB after start; `
     + `${highWaterMb?.toFixed(0) ?? 'n/a'} MB at most, start-up included; hello-world under the same load: ${helloRss.peakMb?.toFixed(0) ?? 'n/a'} MB)`);
   if (startups.length) console.log(`start to first successful request: ${startups.map((s) => s.toFixed(0)).join(', ')} ms, median ${startupMs.toFixed(0)} ms (target < 1500 ms)`);
-  if (!flags['no-write'] && !flags.only) console.log('written: bench/results/latest.json');
+  if (!flags['no-write'] && !flags.only && !flags.variant) console.log('written: bench/results/latest.json');
 }
 
 await main();

@@ -122,30 +122,42 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const { refuseUnroutedWrite } = registerErrorHandling(app);
   registerIntegerParams(app);
-  const cors = corsStep({ exposedHeaders: EXPOSED_HEADERS });
+  // The public API's POST operations (they have an operationId; the dashboard's forms do not): a preflight allows
+  // POST there, so that a browser page can send a batch cross-origin.
+  const postPaths = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('POST') && (route.schema as { operationId?: string } | undefined)?.operationId) postPaths.add(route.url);
+  });
+  const cors = corsStep({ exposedHeaders: EXPOSED_HEADERS, postPaths });
   // What every request needs, in one hook rather than one per concern (each hook costs throughput): the correlation
   // id and dataset version, CORS (so that even a refusal is readable by a browser), then writes without a route.
+  // Load shedding: when the event loop lags (its mean delay over under-pressure's last sample, refreshed every
+  // second, is over MAX_EVENT_LOOP_DELAY_MS), refuse quickly with 503 rather than answer everyone late. under-pressure
+  // samples; the check is made here, in the one hook every request runs (its own hook built Fastify's routeOptions
+  // object on every request to look for a per-route handler, which no route has).
+  const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
+  let overloaded = (_request: FastifyRequest, _reply: FastifyReply): boolean => false;
   app.addHook('onRequest', (request, reply, done) => {
     stampHeaders(request, reply);
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       sendError(request, reply, invalidRequest('The Host header is required in HTTP/1.1.', [{ in: 'header', parameter: 'host', message: 'is required' }]));
       return;
     }
-    if (!cors(request, reply) && !refuseUnroutedWrite(request, reply)) done();
+    if (!cors(request, reply) && !refuseUnroutedWrite(request, reply) && !overloaded(request, reply)) done();
   });
   app.server.on('connect', refuseConnect);
   const metrics = await registerMetrics(app, { token: options.metricsToken ?? '', meter: access?.meter });
-  const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1000;
   if (maxEventLoopDelay > 0) {
-    // Overloaded (the event loop lags): refuse quickly with 503 rather than answer everyone late.
-    await app.register(underPressure, {
-      maxEventLoopDelay,
-      pressureHandler: (request, reply) => {
-        metrics.refused('overloaded');
-        reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-        sendError(request, reply, { statusCode: 503, code: 'service_unavailable', message: 'The server is overloaded; retry after Retry-After seconds.' });
-      },
-    });
+    // No thresholds given to the plugin: it samples (and decorates memoryUsage()) without a hook of its own.
+    await app.register(underPressure, {});
+    overloaded = (request, reply) => {
+      if (app.memoryUsage().eventLoopDelay <= maxEventLoopDelay) return false;
+      metrics.refused('overloaded');
+      reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      sendError(request, reply, { statusCode: 503, code: 'service_unavailable', message: 'The server is overloaded; retry after Retry-After seconds.' });
+      return true;
+    };
   }
   await registerOpenApi(app, { apiVersion: API_VERSION, datasetVersion: gazetteer.version });
 
@@ -198,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await data.register(v1SearchRoutes, { search, resolver, payloads });
     await data.register(datasetRoutes, { gazetteer, geo: options.geo, locate });
     await data.register(historyRoutes, { gazetteer, payloads });
-    if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access });
+    if (options.geo) await data.register(geoRoutes, { gazetteer, geo: options.geo, access, payloads });
     await data.register(resolveRoutes, { gazetteer, resolver, payloads, access });
   });
   await app.register(widgetRoutes, { demoKey: options.widget?.demoKey ?? (() => undefined) });

@@ -66,28 +66,31 @@ export class PayloadCache {
   /**
    * Sends the identifier-based 200 body `{ statusCode, data, metadata: { correlationId } }` for `key`; `data()` runs
    * only when the body is not cached. Request ids are ASCII and never need JSON escaping (see plugins/correlation.ts):
-   * their bytes go in as they are.
+   * their bytes go in as they are. `key` null: an answer not worth keeping, serialized for this request only.
    */
-  sendIdentifier(reply: Reply, key: string, data: () => unknown): void {
+  sendIdentifier(reply: Reply, key: string | null, data: () => unknown): void {
     if (this.notModified(reply)) return;
-    let parts = this.bodies.get(key) as readonly [Buffer, Buffer] | undefined;
+    let parts = key === null ? undefined : this.bodies.get(key) as readonly [Buffer, Buffer] | undefined;
     if (!parts) {
       const body = reply.serialize({ statusCode: 200, data: data(), metadata: { correlationId: MARK } }) as string;
       const at = body.indexOf(MARK_IN_JSON);
       parts = [utf8(body.slice(0, at)), utf8(body.slice(at + MARK_IN_JSON.length))];
-      this.remember(key, parts);
+      if (key !== null) this.remember(key, parts);
     }
     reply.type(JSON_TYPE);
     reply.send(Buffer.concat([parts[0], Buffer.from(reply.request.id, 'latin1'), parts[1]]) as never);
   }
 
-  /** Sends the whole 200 body for `key` (code-based shape: nothing in it differs per request). */
-  sendWhole(reply: Reply, key: string, payload: () => unknown): void {
+  /**
+   * Sends the whole 200 body for `key` (code-based shape: nothing in it differs per request). `key` null: an answer
+   * not worth keeping, serialized for this request only.
+   */
+  sendWhole(reply: Reply, key: string | null, payload: () => unknown): void {
     if (this.notModified(reply)) return;
-    let body = this.bodies.get(key) as Buffer | undefined;
+    let body = key === null ? undefined : this.bodies.get(key) as Buffer | undefined;
     if (body === undefined) {
       body = utf8(reply.serialize(payload()) as string);
-      this.remember(key, body);
+      if (key !== null) this.remember(key, body);
     }
     reply.type(JSON_TYPE);
     reply.send(body as never);

@@ -58,6 +58,51 @@ describe('geography routes (open)', () => {
     assert.equal(km.data.items[0].id, item.id);
   });
 
+  it('reverse answers carry an ETag (304 when current), and each point gets its own answer, cached or not', async () => {
+    const first = await get(`/v1/reverse?lat=${INSIDE_LAT}&lng=${INSIDE_LNG}`);
+    const etag = String(first.headers.etag);
+    assert.match(etag, /^W\/"/);
+    assert.match(String(first.headers['cache-control']), /max-age/);
+    const notModified = await get(`/v1/reverse?lat=${INSIDE_LAT}&lng=${INSIDE_LNG}`, { 'if-none-match': etag });
+    assert.equal(notModified.statusCode, 304);
+    assert.equal(notModified.body, '');
+    // Another point well inside the same commune: the same body (served from the cache the second time).
+    const shape = geo.shape('120101')!;
+    const [minLng, minLat, maxLng, maxLat] = shape.bbox;
+    const others = [];
+    for (let i = 1; i < 40 && others.length < 3; i++) {
+      const lng = minLng + ((maxLng - minLng) * i) / 40;
+      const lat = minLat + ((maxLat - minLat) * i) / 40;
+      const answer = geo.reverse(lat, lng);
+      if (answer.hit?.code === '120101' && answer.hit.near.length === 0) others.push([lat, lng]);
+    }
+    assert.ok(others.length > 0);
+    for (const [lat, lng] of others) assert.equal((await get(`/v1/reverse?lat=${lat}&lng=${lng}`)).body, first.body);
+    // Points near an edge carry their own distances: never another point's answer.
+    const near: string[] = [];
+    for (let i = 0; i < 400 && near.length < 2; i++) {
+      const lng = minLng + ((maxLng - minLng) * (i % 20)) / 20;
+      const lat = minLat + ((maxLat - minLat) * Math.floor(i / 20)) / 20;
+      const answer = geo.reverse(lat, lng);
+      if (answer.hit && answer.hit.near.length > 0) {
+        const body = (await get(`/v1/reverse?lat=${lat}&lng=${lng}`)).json();
+        assert.deepEqual(body.data[0].near.map((n: { code: string; distance_m: number }) => [n.code, n.distance_m]),
+          answer.hit.near.map((n) => [n.code, n.distanceM]));
+        near.push(JSON.stringify(body.data[0].near));
+        const identifier = (await get(`/reverse?lat=${lat}&lng=${lng}`)).json();
+        assert.equal(identifier.data.items[0].code, answer.hit.code);
+      }
+    }
+    assert.equal(near.length, 2);
+    assert.notEqual(near[0], near[1]);
+    // The identifier shape keeps its per-request correlation id inside a cached body.
+    const a = (await get(`/reverse?lat=${INSIDE_LAT}&lng=${INSIDE_LNG}`, { 'x-correlation-id': 'first-call' })).json();
+    const b = (await get(`/reverse?lat=${INSIDE_LAT}&lng=${INSIDE_LNG}`, { 'x-correlation-id': 'second-call' })).json();
+    assert.equal(a.metadata.correlationId, 'first-call');
+    assert.equal(b.metadata.correlationId, 'second-call');
+    assert.deepEqual(a.data, b.data);
+  });
+
   it('outside Cambodia: data is empty with a reason, not an error', async () => {
     const v1 = await get('/v1/reverse?lat=13.7563&lng=100.5018');
     assert.equal(v1.statusCode, 200);

@@ -7207,6 +7207,8 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "x-correlation-id": components["headers"]["x-correlation-id"];
@@ -7308,6 +7310,19 @@ export interface operations {
                         statusCode: 200;
                     };
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {
@@ -14312,6 +14327,8 @@ export interface operations {
             /** @description The commune the point is in. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "x-correlation-id": components["headers"]["x-correlation-id"];
@@ -14392,6 +14409,19 @@ export interface operations {
                         status: "success";
                     };
                 };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "x-correlation-id": components["headers"]["x-correlation-id"];
+                    "x-dataset-version": components["headers"]["x-dataset-version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description invalid_request: a parameter is malformed, out of range or unknown. */
             400: {

@@ -12,9 +12,10 @@ const SANE_ID = /^[A-Za-z0-9._~:/+=-]{1,128}$/;
  * The id is request.id, logged with every line and returned in the x-correlation-id header and metadata.
  */
 export function correlationId(request: IncomingMessage): string {
-  for (const header of ['x-correlation-id', 'x-request-id']) {
-    const value = request.headers[header];
-    if (typeof value === 'string' && SANE_ID.test(value)) return value;
-  }
+  const { headers } = request;
+  const given = headers['x-correlation-id'];
+  if (typeof given === 'string' && SANE_ID.test(given)) return given;
+  const requestId = headers['x-request-id'];
+  if (typeof requestId === 'string' && SANE_ID.test(requestId)) return requestId;
   return randomUUID();
 }

@@ -65,6 +65,23 @@ describe('headers around every response', async () => {
     assert.match(String(preflight.headers['access-control-allow-methods']), /GET/);
   });
 
+  it('lets a browser page POST a batch cross-origin (preflight allows POST on the bulk paths only)', async () => {
+    for (const url of ['/v1/resolve', '/v1/reverse']) {
+      const preflight = await app.inject({ method: 'OPTIONS', url,
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-key' } });
+      assert.equal(preflight.statusCode, 204);
+      assert.equal(preflight.headers['access-control-allow-methods'], 'GET, HEAD, POST', url);
+      assert.equal(preflight.headers['access-control-allow-headers'], 'content-type, x-api-key', url);
+    }
+    const other = await app.inject({ method: 'OPTIONS', url: '/provinces', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+    assert.equal(other.headers['access-control-allow-methods'], 'GET, HEAD');
+    const signin = await app.inject({ method: 'OPTIONS', url: '/signin', headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+    assert.equal(signin.headers['access-control-allow-methods'], 'GET, HEAD');
+    const batch = await app.inject({ method: 'POST', url: '/v1/resolve', headers: { origin: 'https://shop.example' }, payload: ['Sangkat Tonle Basak, Khan Chamkar Mon'] });
+    assert.equal(batch.statusCode, 200);
+    assert.equal(batch.headers['access-control-allow-origin'], '*');
+  });
+
   it('puts the CORS headers on refusals too, so that a browser script can read the error', async () => {
     const refused = await app.inject({ method: 'POST', url: '/provinces', headers: { origin: 'https://example.org' } });
     assert.equal(refused.statusCode, 405);

@@ -10,11 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import { boundaryFeature } from '../../../geo/boundaries.js';
-import type { Geography } from '../../../geo/geography.js';
+import type { Geography, ReverseAnswer } from '../../../geo/geography.js';
 import type { AccessControl } from '../../../keys/access-control.js';
 import { API_VERSION } from '../../../version.js';
 import { CACHE_CONTROL, dataVersion, etagFor, matchesEtag } from '../../caching.js';
 import { ApiError, gone, invalidRequest, notFound } from '../../errors.js';
+import type { PayloadCache } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import type { Lang } from '../../presenters/identifier.js';
 import { errorResponses, IdentifierError, NotModified, V1Error } from '../../schemas/common.js';
@@ -30,6 +31,19 @@ export interface GeoRouteOptions {
   geo: Geography;
   /** The API-key gate, for counting each point of a bulk request (absent: open routes, nothing counted). */
   access?: AccessControl;
+  /** Bodies of the answers that many points share (see answerKey), serialized once and kept. */
+  payloads: PayloadCache;
+}
+
+/**
+ * The cache key of an answer that every point strictly inside a commune, away from its edges, shares (most points):
+ * the commune and what the answer says about it. Answers near an edge or outside every polygon carry distances that
+ * differ from point to point: null, serialized per request (caching them would let arbitrary points fill the cache).
+ */
+function answerKey(answer: ReverseAnswer): string | null {
+  if (!answer.hit) return `none|${answer.reason}`;
+  const { code, reasons, distanceM, candidates, near } = answer.hit;
+  return distanceM === 0 && near.length === 0 ? `${code}|${reasons.join(',')}|${candidates.join(',')}` : null;
 }
 
 /** The attribution as a header value: ASCII only (it is). */
@@ -46,13 +60,12 @@ function coordinate(raw: string, name: 'lat' | 'lng'): number {
   return value;
 }
 
-export async function geoRoutes(app: FastifyInstance, { gazetteer, geo, access }: GeoRouteOptions): Promise<void> {
+export async function geoRoutes(app: FastifyInstance, { gazetteer, geo, access, payloads }: GeoRouteOptions): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const v1Answer = (lat: number, lng: number) => {
-    const answer = geo.reverse(lat, lng);
-    return answer.hit ? { data: [v1ReverseRecord(gazetteer, answer.hit)] } : { data: [], reason: answer.reason };
-  };
+  const v1Data = (answer: ReverseAnswer) =>
+    answer.hit ? { data: [v1ReverseRecord(gazetteer, answer.hit)] } : { data: [], reason: answer.reason };
+  const v1Answer = (lat: number, lng: number) => v1Data(geo.reverse(lat, lng));
 
   typed.get('/v1/reverse', {
     schema: {
@@ -63,13 +76,15 @@ export async function geoRoutes(app: FastifyInstance, { gazetteer, geo, access }
         + 'for splits after 2014, boundaries, Tonle Sap and the coast; a point farther than the documented distance from every commune '
         + 'answers `data: []` with a `reason`. Attribution required (CC BY 4.0).',
       querystring: ReverseQuery,
-      response: { 200: V1ReverseResponse, ...errorResponses(V1Error) },
+      response: { 200: V1ReverseResponse, 304: NotModified, ...errorResponses(V1Error) },
     },
   }, (request, reply) => {
     const lat = coordinate(request.query.lat, 'lat');
     const lng = coordinate(request.query.lng, 'lng');
-    attributionHeader(reply, geo).header('cache-control', CACHE_CONTROL);
-    return { status: 'success' as const, ...v1Answer(lat, lng), attribution: geo.attribution };
+    const answer = geo.reverse(lat, lng);
+    const key = answerKey(answer);
+    attributionHeader(reply, geo);
+    payloads.sendWhole(reply, key === null ? null : `v1reverse|${key}`, () => ({ status: 'success' as const, ...v1Data(answer), attribution: geo.attribution }));
   });
 
   typed.post('/v1/reverse', {
@@ -105,18 +120,18 @@ export async function geoRoutes(app: FastifyInstance, { gazetteer, geo, access }
       summary: 'Which commune (and postal code) a point is in (identifier-based shape)',
       description: 'As GET /v1/reverse, with UUIDs and names in `lang`. Attribution required (CC BY 4.0).',
       querystring: IdentifierReverseQuery,
-      response: { 200: IdentifierReverseResponse, ...errorResponses(IdentifierError) },
+      response: { 200: IdentifierReverseResponse, 304: NotModified, ...errorResponses(IdentifierError) },
     },
   }, (request, reply) => {
     const lat = coordinate(request.query.lat, 'lat');
     const lng = coordinate(request.query.lng, 'lng');
     const lang: Lang = request.query.lang ?? 'en';
     const answer = geo.reverse(lat, lng);
-    attributionHeader(reply, geo).header('cache-control', CACHE_CONTROL);
-    const data = answer.hit
+    const key = answerKey(answer);
+    attributionHeader(reply, geo);
+    payloads.sendIdentifier(reply, key === null ? null : `reverse|${lang}|${key}`, () => (answer.hit
       ? { items: [identifierReverseItem(gazetteer, answer.hit, lang)], attribution: geo.attribution }
-      : { items: [], reason: answer.reason, attribution: geo.attribution };
-    return { statusCode: 200 as const, data, metadata: { correlationId: request.id } };
+      : { items: [], reason: answer.reason, attribution: geo.attribution }));
   });
 
   // Boundaries: bytes made once per unit and level, on first request, and kept (at most 1,868 units × 4 levels).
