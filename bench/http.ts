@@ -487,8 +487,10 @@ async function main(): Promise<void> {
     const against = references.map(({ kind }) => {
       // A run that completed nothing (a server starved of CPU for the whole run, on a shared machine) has no ratio.
       const paired = rounds.filter((r) => r['kh-address']!.requests > 0 && r[kind]!.requests > 0);
-      const ratios = paired.map((r) => r['kh-address']!.rps / r[kind]!.rps);
-      const cpuRatios = paired.map((r) => r[kind]!.cpuUs / r['kh-address']!.cpuUs);
+      // A batch (perRequest): its units per second (addresses) against the reference's requests per second.
+      const units = scenario.perRequest?.count ?? 1;
+      const ratios = paired.map((r) => (r['kh-address']!.rps * units) / r[kind]!.rps);
+      const cpuRatios = paired.map((r) => (r[kind]!.cpuUs * units) / r['kh-address']!.cpuUs);
       return {
         kind, ...summary(kind),
         rounds: paired.length,
@@ -515,7 +517,8 @@ async function main(): Promise<void> {
     };
     rows.push(row);
     if (sameBytes) await stop(sameBytes);
-    console.error(`  ${scenario.name}: ${against.map((a) => `${pct(a.ratio)} of ${a.kind} req/s (${range(a.ratioInterval)}), ${pct(a.cpuRatio)} of its CPU per request `
+    const per = scenario.perRequest ? ` (${scenario.perRequest.unit} per second against its requests per second)` : '';
+    console.error(`  ${scenario.name}${per}: ${against.map((a) => `${pct(a.ratio)} of ${a.kind} req/s (${range(a.ratioInterval)}), ${pct(a.cpuRatio)} of its CPU per request `
       + `(${range(a.cpuRatioInterval)})`).join('; ')}${errors ? ` errors=${errors}` : ''}${unexpectedText ? ` unexpected statuses: ${unexpectedText}` : ''}`);
   }
 
@@ -555,6 +558,7 @@ async function main(): Promise<void> {
     + `(more while a median's 95% interval is wider than ${SETTINGS.precision * 100} points) after ${SETTINGS.warmupSeconds} s warm-up; `
     + `${pins ? `servers on CPU ${pins.serverCpu}, load generator on CPU ${pins.loadCpu}` : 'not pinned'}\n`);
   console.log('ratio: kh-address req/s / reference req/s; CPU ratio: reference CPU µs per request / kh-address\'s (its share of one core\'s capacity).');
+  console.log('A batch (units per request) is counted per unit: its addresses per second against the reference\'s requests per second.');
   console.log('Both: median of the per-round ratios, (95% interval of that median).\n');
   console.log(`${'scenario / reference'.padEnd(38)} ${'req/s'.padStart(7)} ${'ratio (95% i.)'.padStart(14)} ${'CPU µs/req'.padStart(10)} ${'CPU ratio (95% i.)'.padStart(18)} ${'p50/p99 ms'.padStart(11)}`);
   const fixed = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
