@@ -24,6 +24,9 @@ import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
+/** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
+export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0 };
+
 /** Longest address read, in UTF-16 code units; longer input is refused before any work. */
 export const MAX_ADDRESS_LENGTH = 500;
 /** Most candidates returned per address. */
@@ -115,6 +118,8 @@ const MAX_KHMER_SPAN = 40;
 /** Readings kept before the search for more stops (ranked, deduplicated, and namesakes counted, from these). */
 const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
+/** Spans whose matches are remembered (per resolver), at most: then forgotten all at once. */
+const SPANS_KEPT = 50_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 
 interface Mention {
@@ -130,6 +135,20 @@ interface Mention {
   /** For coverage: Khmer run index and normalised span, or Latin word range. */
   khmer?: { run: number; from: number; to: number };
   latin?: { from: number; to: number };
+}
+
+/** What a span of Latin words matches (see AddressResolver.latinSpan). */
+interface LatinSpan {
+  compact: string;
+  /** Digits only. */
+  number: boolean;
+  /** Whether some name's key or loose key starts like this span's: a longer span may still match. */
+  grows: boolean;
+  exact: readonly number[] | undefined;
+  alias: readonly number[] | undefined;
+  variant: readonly number[] | undefined;
+  aliasVariant: readonly number[] | undefined;
+  loose: readonly number[] | undefined;
 }
 
 interface Reading {
@@ -226,6 +245,7 @@ export class AddressResolver {
     tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
     this.latinMentions(tokens.latin, mentions, budget);
     budget.release();
+    addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
 
     const readings = this.complete(this.readings(mentions, postal), tokens);
@@ -260,6 +280,7 @@ export class AddressResolver {
       for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
         const sub = text.slice(i, j);
+        addressWork.spans++;
         // No name or alias starts with this: no longer span will match either.
         if (!hasPrefix(this.tables.khmerPrefix.keys, sub) && !hasPrefix(this.tables.aliasPrefix.keys, sub)) break;
         if (unitWordAt.has(`${i}:${j}`)) continue;
@@ -301,33 +322,34 @@ export class AddressResolver {
     const typoSpans: [number, number][] = [];
     for (let a = 0; a < words.length; a++) {
       if (words[a]!.filler) continue;
+      // Whether the span has a word that is neither a unit word nor a filler, and the characters of those words.
+      let named = false;
+      let chars = 0;
       for (let b = a + 1; b <= Math.min(words.length, a + MAX_LATIN_SPAN); b++) {
         const last = words[b - 1]!;
         if (last.segment !== words[a]!.segment) break;
         if (b > a + 1 && last.start > words[b - 2]!.end + 3) break;
-        const span = words.slice(a, b);
-        if (span.every((w) => w.unit !== null || w.filler)) continue;
-        if (last.filler) continue;
-        const folded = normaliseNumbers(span.map((w) => w.word));
-        const c = compact(folded);
-        const key = romanizationKey(folded);
+        addressWork.spans++;
+        if (last.unit === null && !last.filler) {
+          named = true;
+          chars += last.word.length;
+        }
+        if (!named || last.filler) continue;
+        const forms = this.latinSpan(words, a, b);
         // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
-        const keyStem = key.slice(0, -1);
-        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !hasPrefix(this.keyList, keyStem) && !hasPrefix(this.looseList, looseKey(folded).slice(0, -1))) {
+        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !forms.grows) {
           // Typos are looked for in the spans no spelling explains, up to 4 words.
           for (let t = b; t <= Math.min(words.length, a + 4) && words[t - 1]!.segment === words[a]!.segment; t++) typoSpans.push([a, t]);
           break;
         }
         const hint = this.latinHint(words, a, b);
-        if ((/^\d+$/.test(c) && hint === null) || !budget.span(c)) continue;
-        const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
+        if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
         let found = false;
         const seen = new Set<number>();
-        const digits = c.replace(/\D/g, '');
-        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } });
-        const push = (all: readonly number[] | undefined, how: MatchHow) => {
-          // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
-          const units = how === 'exact' || !all ? all : all.filter((u) => this.digitsOf(u) === digits);
+        // Deferred namesakes are made later (MentionBudget.release): the closure keeps this span's characters.
+        const spanChars = chars;
+        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, spanChars, spanChars, { latin: { from: a, to: b } });
+        const push = (units: readonly number[] | undefined, how: MatchHow) => {
           for (const u of budget.take(units, (x) => make(x, how))) {
             if (seen.has(u)) continue;
             seen.add(u);
@@ -335,16 +357,14 @@ export class AddressResolver {
             out.push(make(u, how));
           }
         };
-        push(this.tables.latinExact.get(c), 'exact');
-        push(this.tables.aliasExact.get(c), 'alias');
-        if (c.length >= 4) {
-          push(this.tables.keyExact.get(key), 'variant');
-          push(this.tables.aliasKey.get(key), 'alias');
-          if (!found) {
-            const before = out.length;
-            push(this.loose.get(looseKey(folded)), 'variant');
-            for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
-          }
+        push(forms.exact, 'exact');
+        push(forms.alias, 'alias');
+        push(forms.variant, 'variant');
+        push(forms.aliasVariant, 'alias');
+        if (!found) {
+          const before = out.length;
+          push(forms.loose, 'variant');
+          for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
         }
         if (found) for (let k = a; k < b; k++) explained[k] = 1;
         else if (b - a <= 4) typoSpans.push([a, b]);
@@ -355,6 +375,7 @@ export class AddressResolver {
       let anyExplained = false;
       for (let k = a; k < b; k++) if (explained[k]) anyExplained = true;
       if (anyExplained) continue;
+      addressWork.typoSpans++;
       const span = words.slice(a, b).filter((w) => w.unit === null && !w.filler);
       if (span.length === 0) continue;
       const folded = normaliseNumbers(span.map((w) => w.word));
@@ -385,6 +406,38 @@ export class AddressResolver {
         }
       }
     }
+  }
+
+  private readonly latinSpans = new Map<string, LatinSpan>();
+  /**
+   * What a span of Latin words matches, worked out once per sequence of words (addresses reuse a small vocabulary):
+   * its compact form and key, whether a longer span can still match, and the units of each kind of match.
+   */
+  private latinSpan(words: readonly LatinWord[], a: number, b: number): LatinSpan {
+    let text = words[a]!.word;
+    for (let k = a + 1; k < b; k++) text += ` ${words[k]!.word}`;
+    let found = this.latinSpans.get(text);
+    if (found) return found;
+    const folded = normaliseNumbers(text.split(' '));
+    const c = compact(folded);
+    const key = romanizationKey(folded);
+    const loose = looseKey(folded);
+    const digits = c.replace(/\D/g, '');
+    // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+    const sameNumber = (units: readonly number[] | undefined) => units?.filter((u) => this.digitsOf(u) === digits);
+    found = {
+      compact: c,
+      number: /^\d+$/.test(c),
+      grows: hasPrefix(this.keyList, key.slice(0, -1)) || hasPrefix(this.looseList, loose.slice(0, -1)),
+      exact: this.tables.latinExact.get(c),
+      alias: sameNumber(this.tables.aliasExact.get(c)),
+      variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
+      aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
+      loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
+    };
+    if (this.latinSpans.size >= SPANS_KEPT) this.latinSpans.clear();
+    this.latinSpans.set(text, found);
+    return found;
   }
 
   private readonly digitCache = new Map<number, string>();
@@ -454,6 +507,7 @@ export class AddressResolver {
     for (const { m: top, bound: topBound } of order) {
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
+      addressWork.readings++;
       const used: Mention[] = [top];
       const former: [number, number][] = [];
       let score = top.weight;
@@ -539,6 +593,7 @@ export class AddressResolver {
           let bestDistance = Infinity;
           const words = piece.khmer ? [] : piece.text.split(' ');
           const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words) };
+          addressWork.comparisons += children.length;
           for (const child of children) {
             const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(latin, child);
             if (d < bestDistance) {
