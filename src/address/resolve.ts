@@ -170,6 +170,8 @@ export class AddressResolver {
   private readonly tables: IndexTables;
   private readonly indexOf = new Map<string, number>();
   private readonly parent: Int32Array;
+  /** Each unit's level as a depth (LEVEL_DEPTH). */
+  private readonly depth: Uint8Array;
   private readonly formerParentsOf: (code: string) => readonly string[];
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose = new Map<string, number[]>();
@@ -183,6 +185,7 @@ export class AddressResolver {
     if (this.tables.order.length !== this.units.length) throw new Error('the search index is for other units');
     this.units.forEach((unit, i) => this.indexOf.set(unit.code, i));
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
+    this.depth = Uint8Array.from(this.units, (unit) => LEVEL_DEPTH[unit.level]);
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.units.forEach((unit, u) => {
       for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
@@ -226,6 +229,21 @@ export class AddressResolver {
       }
       return found;
     };
+  }
+
+  private readonly formerParentsCache: (readonly number[] | undefined)[] = [];
+  /** The former parents of unit `u`, as units (see formerParentsOf); worked out once per unit. */
+  private formerParentsAt(u: number): readonly number[] {
+    let found = this.formerParentsCache[u];
+    if (found === undefined) {
+      const units: number[] = [];
+      for (const code of this.formerParentsOf(this.units[u]!.code)) {
+        const f = this.indexOf.get(code);
+        if (f !== undefined) units.push(f);
+      }
+      this.formerParentsCache[u] = found = units;
+    }
+    return found;
   }
 
   /** The unit with this NCDD code. */
@@ -496,11 +514,11 @@ export class AddressResolver {
     // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
     const heaviest = [0, 0, 0, 0];
     for (const m of mentions) {
-      const d = LEVEL_DEPTH[this.units[m.u]!.level];
+      const d = this.depth[m.u]!;
       if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
-    const bound = (m: Mention) => m.weight + above[LEVEL_DEPTH[this.units[m.u]!.level]]! + (postal?.weight ?? 0);
+    const bound = (m: Mention) => m.weight + above[this.depth[m.u]!]! + (postal?.weight ?? 0);
     const order = mentions.map((m) => ({ m, bound: bound(m) })).sort((x, y) => y.bound - x.bound);
     const keptScores: number[] = [];
     const best = new Map<number, Reading>();
@@ -516,15 +534,15 @@ export class AddressResolver {
       // Current ancestors, then former parents (and their ancestors) where the current one is not named.
       for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
         // Nothing at this level is named: neither the parent nor a former one can be.
-        if (heaviest[LEVEL_DEPTH[this.units[a]!.level]] === 0) continue;
+        if (heaviest[this.depth[a]!] === 0) continue;
         let m = byUnit.has(a) ? takeBest(a) : undefined;
         if (!m) {
-          for (const code of this.formerParentsOf(this.units[this.childOf(top.u, a)]!.code)) {
-            const f = this.indexOf.get(code);
-            if (f === undefined || this.units[f]!.level !== this.units[a]!.level) continue;
+          const child = this.childOf(top.u, a);
+          for (const f of this.formerParentsAt(child)) {
+            if (this.depth[f] !== this.depth[a] || !byUnit.has(f)) continue;
             m = takeBest(f);
             if (m) {
-              former.push([this.childOf(top.u, a), f]);
+              former.push([child, f]);
               m = { ...m, weight: m.weight * BASE.former };
               break;
             }
@@ -545,7 +563,7 @@ export class AddressResolver {
         }
       }
       // Ties go to the higher level (a commune named like one of its villages, with nothing else to tell).
-      score -= 0.01 * LEVEL_DEPTH[this.units[top.u]!.level];
+      score -= 0.01 * this.depth[top.u]!;
       const previous = best.get(top.u);
       if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
       // The best scores so far, descending (a short list).
