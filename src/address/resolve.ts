@@ -605,21 +605,9 @@ export class AddressResolver {
       for (const reading of frontier) {
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
-        const children = this.gazetteer.children(top.code);
         for (const piece of this.pieces(reading, tokens).slice(0, MAX_PIECES)) {
-          let bestChild = -1;
-          let bestDistance = Infinity;
-          const words = piece.khmer ? [] : piece.text.split(' ');
-          const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words) };
-          addressWork.comparisons += children.length;
-          for (const child of children) {
-            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(latin, child);
-            if (d < bestDistance) {
-              bestDistance = d;
-              bestChild = this.indexOf.get(child.code)!;
-            } else if (d === bestDistance) bestChild = -1;
-          }
-          if (bestChild < 0 || bestDistance === Infinity) continue;
+          const bestChild = this.nearestChild(reading.top.u, piece);
+          if (bestChild < 0) continue;
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
           const depthBefore = LEVEL_DEPTH[top.level];
@@ -683,18 +671,48 @@ export class AddressResolver {
     return out;
   }
 
-  private readonly khmerFormsCache = new Map<number, string[]>();
-  private khmerDistance(piece: string, child: Unit): number {
-    const u = this.indexOf.get(child.code)!;
-    let forms = this.khmerFormsCache.get(u);
-    if (!forms) {
-      const full = normaliseKhmer(child.name_km);
-      this.khmerFormsCache.set(u, (forms = [...new Set([full, stripKhmerUnitWord(full)])]));
+  private readonly nearestChildren = new Map<string, number>();
+  /**
+   * The child of unit `u` whose name is nearest a piece of the input (within the typo budget, or the same loose key),
+   * -1 for none or for a tie. Depends only on the unit and the piece: remembered (bounded).
+   */
+  private nearestChild(u: number, piece: { text: string; khmer?: unknown }): number {
+    const key = `${u}${piece.khmer ? 'k' : 'l'}${piece.text}`;
+    let best = this.nearestChildren.get(key);
+    if (best !== undefined) return best;
+    const children = this.gazetteer.children(this.units[u]!.code);
+    addressWork.comparisons += children.length;
+    let bestDistance = Infinity;
+    best = -1;
+    const digits = piece.text.replace(/\D/g, '');
+    const words = piece.khmer ? [] : piece.text.split(' ');
+    const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words), digits };
+    for (const unit of children) {
+      const child = this.indexOf.get(unit.code)!;
+      const d = piece.khmer ? this.khmerDistance(piece.text, digits, child) : this.latinDistance(latin, child);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = child;
+      } else if (d === bestDistance) best = -1;
     }
+    if (bestDistance === Infinity) best = -1;
+    if (this.nearestChildren.size >= SPANS_KEPT) this.nearestChildren.clear();
+    this.nearestChildren.set(key, best);
+    return best;
+  }
+
+  private readonly khmerFormsCache = new Map<number, { forms: string[]; digits: string }>();
+  private khmerDistance(piece: string, digits: string, u: number): number {
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
-    if (budget === 0 || piece.replace(/\D/g, '') !== forms[0]!.replace(/\D/g, '')) return Infinity;
+    if (budget === 0) return Infinity;
+    let found = this.khmerFormsCache.get(u);
+    if (!found) {
+      const full = normaliseKhmer(this.units[u]!.name_km);
+      this.khmerFormsCache.set(u, (found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') }));
+    }
+    if (digits !== found.digits) return Infinity;
     let best = Infinity;
-    for (const form of forms) {
+    for (const form of found.forms) {
       const d = editDistance(piece, form, budget);
       if (d <= budget && d < best) best = d;
     }
@@ -713,10 +731,9 @@ export class AddressResolver {
     return found;
   }
 
-  private latinDistance(piece: { compact: string; loose: string }, child: Unit): number {
-    const u = this.indexOf.get(child.code)!;
+  private latinDistance(piece: { compact: string; loose: string; digits: string }, u: number): number {
     const c = piece.compact;
-    if (c.replace(/\D/g, '') !== this.digitsOf(u)) return Infinity;
+    if (piece.digits !== this.digitsOf(u)) return Infinity;
     const budget = typoBudget(c.length);
     const { compacts, loose } = this.latinOf(u);
     let best = Infinity;
