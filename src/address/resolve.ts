@@ -291,7 +291,6 @@ export class AddressResolver {
       clean[w.end] = 1;
       hintAt.set(w.end, w.level);
     }
-    const unitWordAt = new Set(run.unitWords.map((w) => `${w.start}:${w.end}`));
     for (const i of starts) {
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
       // One character only after a unit word (ភ.១, ភូមិ៥): a bare letter or digit is not a name.
@@ -299,12 +298,10 @@ export class AddressResolver {
         if (!isBoundary[j]) continue;
         const sub = text.slice(i, j);
         addressWork.spans++;
+        const { grows, exact, alias } = this.khmerSpan(sub);
         // No name or alias starts with this: no longer span will match either.
-        if (!hasPrefix(this.tables.khmerPrefix.keys, sub) && !hasPrefix(this.tables.aliasPrefix.keys, sub)) break;
-        if (unitWordAt.has(`${i}:${j}`)) continue;
-        const exact = this.tables.khmerExact.get(sub);
-        const alias = this.tables.aliasExact.get(sub);
-        if ((!exact && !alias) || !budget.span(sub)) continue;
+        if (!grows) break;
+        if ((!exact && !alias) || run.unitWords.some((w) => w.start === i && w.end === j) || !budget.span(sub)) continue;
         const hint = hintAt.get(i) ?? null;
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
         const before = run.unitWords.find((w) => w.end === i);
@@ -426,6 +423,22 @@ export class AddressResolver {
     }
   }
 
+  private readonly khmerSpans = new Map<string, { grows: boolean; exact: readonly number[] | undefined; alias: readonly number[] | undefined }>();
+  /** What a span of a Khmer run matches, and whether a longer span can: worked out once per text (bounded memo). */
+  private khmerSpan(text: string) {
+    let found = this.khmerSpans.get(text);
+    if (!found) {
+      found = {
+        grows: hasPrefix(this.tables.khmerPrefix.keys, text) || hasPrefix(this.tables.aliasPrefix.keys, text),
+        exact: this.tables.khmerExact.get(text),
+        alias: this.tables.aliasExact.get(text),
+      };
+      if (this.khmerSpans.size >= SPANS_KEPT) this.khmerSpans.clear();
+      this.khmerSpans.set(text, found);
+    }
+    return found;
+  }
+
   private readonly latinSpans = new Map<string, LatinSpan>();
   /**
    * What a span of Latin words matches, worked out once per sequence of words (addresses reuse a small vocabulary):
@@ -529,18 +542,16 @@ export class AddressResolver {
       const used: Mention[] = [top];
       const former: [number, number][] = [];
       let score = top.weight;
-      const takeBest = (u: number): Mention | undefined =>
-        byUnit.get(u)?.find((m) => m.how !== 'postal_code' && !used.some((x) => overlaps(x, m)));
       // Current ancestors, then former parents (and their ancestors) where the current one is not named.
       for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
         // Nothing at this level is named: neither the parent nor a former one can be.
         if (heaviest[this.depth[a]!] === 0) continue;
-        let m = byUnit.has(a) ? takeBest(a) : undefined;
+        let m = takeBest(byUnit.get(a), used);
         if (!m) {
           const child = this.childOf(top.u, a);
           for (const f of this.formerParentsAt(child)) {
-            if (this.depth[f] !== this.depth[a] || !byUnit.has(f)) continue;
-            m = takeBest(f);
+            if (this.depth[f] !== this.depth[a]) continue;
+            m = takeBest(byUnit.get(f), used);
             if (m) {
               former.push([child, f]);
               m = { ...m, weight: m.weight * BASE.former };
@@ -1004,6 +1015,17 @@ function hasPrefix(sorted: readonly string[], prefix: string): boolean {
     else hi = mid;
   }
   return lo < sorted.length && sorted[lo]!.startsWith(prefix);
+}
+
+/** The heaviest of a unit's mentions (sorted, heaviest first) that overlaps none used; postal codes excluded. */
+function takeBest(mentions: readonly Mention[] | undefined, used: readonly Mention[]): Mention | undefined {
+  if (!mentions) return undefined;
+  next: for (const m of mentions) {
+    if (m.how === 'postal_code') continue;
+    for (const x of used) if (overlaps(x, m)) continue next;
+    return m;
+  }
+  return undefined;
 }
 
 function overlaps(a: Mention, b: Mention): boolean {
