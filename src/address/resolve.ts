@@ -25,7 +25,7 @@ import { type AddressParts, findParts } from './parts.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
 /** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
-export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0 };
+export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0, pieces: 0 };
 
 /** Longest address read, in UTF-16 code units; longer input is refused before any work. */
 export const MAX_ADDRESS_LENGTH = 500;
@@ -296,8 +296,8 @@ export class AddressResolver {
       // One character only after a unit word (ភ.១, ភូមិ៥): a bare letter or digit is not a name.
       for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
+        if (!budget.spanLookup()) return;
         const sub = text.slice(i, j);
-        addressWork.spans++;
         const { grows, exact, alias } = this.khmerSpan(sub);
         // No name or alias starts with this: no longer span will match either.
         if (!grows) break;
@@ -344,7 +344,7 @@ export class AddressResolver {
         const last = words[b - 1]!;
         if (last.segment !== words[a]!.segment) break;
         if (b > a + 1 && last.start > words[b - 2]!.end + 3) break;
-        addressWork.spans++;
+        if (!budget.spanLookup()) break;
         if (last.unit === null && !last.filler) {
           named = true;
           chars += last.word.length;
@@ -390,7 +390,7 @@ export class AddressResolver {
       let anyExplained = false;
       for (let k = a; k < b; k++) if (explained[k]) anyExplained = true;
       if (anyExplained) continue;
-      addressWork.typoSpans++;
+      if (!budget.typoLookup()) break;
       const span = words.slice(a, b).filter((w) => w.unit === null && !w.filler);
       if (span.length === 0) continue;
       const folded = normaliseNumbers(span.map((w) => w.word));
@@ -611,12 +611,16 @@ export class AddressResolver {
   private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>): Reading[] {
     let frontier = this.rank(readings).slice(0, 8);
     const all = [...readings];
+    let lookups = 0;
     for (let round = 0; round < 2 && frontier.length > 0; round++) {
       const next: Reading[] = [];
       for (const reading of frontier) {
+        if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
-        for (const piece of this.pieces(reading, tokens).slice(0, MAX_PIECES)) {
+        for (const piece of this.pieces(reading, tokens).slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
+          lookups++;
+          addressWork.pieces++;
           const bestChild = this.nearestChild(reading.top.u, piece);
           if (bestChild < 0) continue;
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
@@ -922,14 +926,29 @@ const MANY_NAMESAKES = 48;
 const NAMESAKES_KEPT = 8;
 /** The same text read as names at most this many times (hostile repetitions). */
 const SAME_TEXT = 3;
-/** Mentions per address, at most. */
-const MAX_MENTIONS = 600;
+/**
+ * Mentions per address, at most: readings try each, so this bounds most of the work. A real address makes under 300
+ * (the evaluation set's most is 270, with every namesake of "Phum 1"-like names in it).
+ */
+const MAX_MENTIONS = 300;
+/**
+ * Spans looked up per address, at most (Khmer and Latin): a real address needs under a hundred (the evaluation set's
+ * most is 73); past the budget the rest of a hostile input is not read.
+ */
+const MAX_SPANS = 256;
+/** Spans looked up for typos per address, at most (the evaluation set's most is 22). */
+const MAX_TYPO_SPANS = 32;
+/** Deferred namesakes looked at per address, at most (each list of a name shared by more than MANY_NAMESAKES). */
+const MAX_DEFERRED_UNITS = 2000;
 /** Unexplained pieces compared with a reading's children, at most. */
 const MAX_PIECES = 12;
+/** Pieces compared with children per address, at most (the evaluation set's most is 24). */
+const MAX_PIECE_LOOKUPS = 96;
 
 /**
- * Bounds the mentions of one address, so that no input costs much more than a real address: a span's text counts
- * at most SAME_TEXT times, at most MAX_MENTIONS mentions are made, and a name with many namesakes is first kept for a
+ * Bounds the work of one address, so that no input costs much more than a real address: at most MAX_SPANS spans and
+ * MAX_TYPO_SPANS typo spans are looked up, a span's text counts at most SAME_TEXT times, at most MAX_MENTIONS
+ * mentions are made (readings try each), and a name with many namesakes is first kept for a
  * few of them only; the rest are added afterwards when one of their ancestors is named elsewhere in the address
  * ("Phum 1, Sangkat Tonle Basak" finds the Phum 1 of Tonle Basak among 169).
  */
@@ -937,6 +956,26 @@ class MentionBudget {
   private readonly texts = new Map<string, number>();
   private readonly deferred: { units: readonly number[]; make: (u: number) => Mention }[] = [];
   constructor(private readonly out: Mention[], private readonly parent: Int32Array) {}
+
+  private spans = 0;
+  private typoSpans = 0;
+  private deferredUnits = 0;
+
+  /** Whether one more span may be looked up (MAX_SPANS per address). */
+  spanLookup(): boolean {
+    if (this.spans >= MAX_SPANS) return false;
+    this.spans++;
+    addressWork.spans++;
+    return true;
+  }
+
+  /** Whether one more span may be looked up for typos (MAX_TYPO_SPANS per address). */
+  typoLookup(): boolean {
+    if (this.typoSpans >= MAX_TYPO_SPANS) return false;
+    this.typoSpans++;
+    addressWork.typoSpans++;
+    return true;
+  }
 
   /** Whether a span with this text may add mentions. */
   span(text: string): boolean {
@@ -947,10 +986,11 @@ class MentionBudget {
 
   /** The units to add now: all of a short list; of a long one the first few, the others deferred. */
   take(units: readonly number[] | undefined, make: (u: number) => Mention): readonly number[] {
-    if (!units || this.out.length >= MAX_MENTIONS) return [];
-    if (units.length <= MANY_NAMESAKES) return units;
+    const room = MAX_MENTIONS - this.out.length;
+    if (!units || room <= 0) return [];
+    if (units.length <= MANY_NAMESAKES) return units.length <= room ? units : units.slice(0, room);
     this.deferred.push({ units, make });
-    return units.slice(0, NAMESAKES_KEPT);
+    return units.slice(0, Math.min(NAMESAKES_KEPT, room));
   }
 
   full(): boolean {
@@ -963,7 +1003,8 @@ class MentionBudget {
     const named = new Set<number>();
     for (const m of this.out) named.add(m.u);
     for (const { units, make } of this.deferred) {
-      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS; i++) {
+      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS && this.deferredUnits < MAX_DEFERRED_UNITS; i++) {
+        this.deferredUnits++;
         const u = units[i]!;
         for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
           if (named.has(a)) {
