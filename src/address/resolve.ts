@@ -15,7 +15,7 @@
  *    the unit words agree. Readings are ranked, namesakes the input cannot separate are flagged AMBIGUOUS.
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
-import type { Level, Unit } from '../gazetteer/types.js';
+import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
 import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
@@ -121,6 +121,7 @@ const MAX_LATIN_SPAN = 6;
 /** Spans whose matches are remembered (per resolver), at most: then forgotten all at once. */
 const SPANS_KEPT = 50_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
+const NONE: readonly number[] = [];
 
 interface Mention {
   u: number;
@@ -186,6 +187,7 @@ export class AddressResolver {
     this.units.forEach((unit, i) => this.indexOf.set(unit.code, i));
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
     this.depth = Uint8Array.from(this.units, (unit) => LEVEL_DEPTH[unit.level]);
+    this.noFormerParent = new Uint8Array(this.units.length);
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.units.forEach((unit, u) => {
       for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
@@ -231,17 +233,22 @@ export class AddressResolver {
     };
   }
 
-  private readonly formerParentsCache: (readonly number[] | undefined)[] = [];
+  private readonly formerParentsCache = new Map<number, readonly number[]>();
+  /** Units known to have no former parent (most): 1, without looking in the cache. */
+  private readonly noFormerParent: Uint8Array;
   /** The former parents of unit `u`, as units (see formerParentsOf); worked out once per unit. */
   private formerParentsAt(u: number): readonly number[] {
-    let found = this.formerParentsCache[u];
+    if (this.noFormerParent[u]) return NONE;
+    let found = this.formerParentsCache.get(u);
     if (found === undefined) {
       const units: number[] = [];
       for (const code of this.formerParentsOf(this.units[u]!.code)) {
         const f = this.indexOf.get(code);
         if (f !== undefined) units.push(f);
       }
-      this.formerParentsCache[u] = found = units;
+      if (units.length === 0) this.noFormerParent[u] = 1;
+      else this.formerParentsCache.set(u, units);
+      found = units;
     }
     return found;
   }
@@ -507,9 +514,9 @@ export class AddressResolver {
 
   private mention(u: number, start: number, end: number, how: MatchHow, hint: Level | null, weight: number, chars: number,
     where: Pick<Mention, 'khmer' | 'latin'>): Mention {
-    const level = this.units[u]!.level;
-    const agree = hint === null ? 1 : hint === level ? HINT_AGREES : HINT_DISAGREES;
-    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, ...where };
+    const agree = hint === null ? 1 : hint === LEVELS[this.depth[u]!] ? HINT_AGREES : HINT_DISAGREES;
+    // Every mention has the same shape (khmer and latin both present, one undefined): faster property reads.
+    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer: where.khmer, latin: where.latin };
   }
 
   // ---- readings ----
