@@ -840,8 +840,8 @@ export class AddressResolver {
     const usedSpan = (m: Mention) => reading.mentions.some((x) => overlaps(x, m) || (x.start === m.start && x.end === m.end));
     const reported = new Set<number>();
     for (const m of mentions) {
-      if (m.start < 0 || m.how === 'typo' || m.hint !== this.units[m.u]!.level || usedSpan(m) || reported.has(m.u)) continue;
-      const level = this.units[m.u]!.level;
+      if (m.hint === null || m.start < 0 || m.how === 'typo' || m.hint !== LEVELS[this.depth[m.u]!] || usedSpan(m) || reported.has(m.u)) continue;
+      const level = m.hint;
       if (LEVEL_DEPTH[level] >= LEVEL_DEPTH[unit.level]) continue;
       const actual = at(level)!;
       if (actual.code === this.units[m.u]!.code) continue;
