@@ -118,8 +118,11 @@ const MAX_KHMER_SPAN = 40;
 /** Readings kept before the search for more stops (ranked, deduplicated, and namesakes counted, from these). */
 const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
-/** Spans whose matches are remembered (per resolver), at most: then forgotten all at once. */
-const SPANS_KEPT = 50_000;
+/**
+ * Entries of each memo of the resolver (Latin spans, Khmer spans, nearest children), at most: then forgotten all at
+ * once. About 200 bytes an entry, so the memos stay under about 15 MB however many addresses (or hostile inputs) come.
+ */
+const SPANS_KEPT = 20_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 const NONE: readonly number[] = [];
 
