@@ -481,11 +481,11 @@ export class AddressResolver {
     return found;
   }
 
-  private readonly digitCache = new Map<number, string>();
+  private readonly digitCache: (string | undefined)[] = [];
   /** The digits in a unit's Latin name, numbers read ("Ti Muoy" is 1). */
   private digitsOf(u: number): string {
-    let digits = this.digitCache.get(u);
-    if (digits === undefined) this.digitCache.set(u, (digits = compact(latinForms(this.units[u]!.name_latin).words).replace(/\D/g, '')));
+    let digits = this.digitCache[u];
+    if (digits === undefined) this.digitCache[u] = digits = compact(latinForms(this.units[u]!.name_latin).words).replace(/\D/g, '');
     return digits;
   }
 
@@ -696,6 +696,14 @@ export class AddressResolver {
     return out;
   }
 
+  private readonly children: (readonly number[] | undefined)[] = [];
+  /** The children of unit `u`, as units, in the gazetteer's order. */
+  private childrenOf(u: number): readonly number[] {
+    let found = this.children[u];
+    if (!found) this.children[u] = found = this.gazetteer.children(this.units[u]!.code).map((unit) => this.indexOf.get(unit.code)!);
+    return found;
+  }
+
   private readonly nearestChildren = new Map<string, number>();
   /**
    * The child of unit `u` whose name is nearest a piece of the input (within the typo budget, or the same loose key),
@@ -705,15 +713,14 @@ export class AddressResolver {
     const key = `${u}${piece.khmer ? 'k' : 'l'}${piece.text}`;
     let best = this.nearestChildren.get(key);
     if (best !== undefined) return best;
-    const children = this.gazetteer.children(this.units[u]!.code);
+    const children = this.childrenOf(u);
     addressWork.comparisons += children.length;
     let bestDistance = Infinity;
     best = -1;
     const digits = piece.text.replace(/\D/g, '');
     const words = piece.khmer ? [] : piece.text.split(' ');
     const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words), digits };
-    for (const unit of children) {
-      const child = this.indexOf.get(unit.code)!;
+    for (const child of children) {
       const d = piece.khmer ? this.khmerDistance(piece.text, digits, child) : this.latinDistance(latin, child);
       if (d < bestDistance) {
         bestDistance = d;
