@@ -15,7 +15,7 @@
  *    the unit words agree. Readings are ranked, namesakes the input cannot separate are flagged AMBIGUOUS.
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
-import type { Level, Unit } from '../gazetteer/types.js';
+import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
 import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
@@ -23,6 +23,9 @@ import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
+
+/** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
+export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0, pieces: 0 };
 
 /** Longest address read, in UTF-16 code units; longer input is refused before any work. */
 export const MAX_ADDRESS_LENGTH = 500;
@@ -115,7 +118,13 @@ const MAX_KHMER_SPAN = 40;
 /** Readings kept before the search for more stops (ranked, deduplicated, and namesakes counted, from these). */
 const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
+/**
+ * Entries of each memo of the resolver (Latin spans, Khmer spans, nearest children), at most: then forgotten all at
+ * once. About 200 bytes an entry, so the memos stay under about 15 MB however many addresses (or hostile inputs) come.
+ */
+const SPANS_KEPT = 20_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
+const NONE: readonly number[] = [];
 
 interface Mention {
   u: number;
@@ -130,6 +139,20 @@ interface Mention {
   /** For coverage: Khmer run index and normalised span, or Latin word range. */
   khmer?: { run: number; from: number; to: number };
   latin?: { from: number; to: number };
+}
+
+/** What a span of Latin words matches (see AddressResolver.latinSpan). */
+interface LatinSpan {
+  compact: string;
+  /** Digits only. */
+  number: boolean;
+  /** Whether some name's key or loose key starts like this span's: a longer span may still match. */
+  grows: boolean;
+  exact: readonly number[] | undefined;
+  alias: readonly number[] | undefined;
+  variant: readonly number[] | undefined;
+  aliasVariant: readonly number[] | undefined;
+  loose: readonly number[] | undefined;
 }
 
 interface Reading {
@@ -151,6 +174,8 @@ export class AddressResolver {
   private readonly tables: IndexTables;
   private readonly indexOf = new Map<string, number>();
   private readonly parent: Int32Array;
+  /** Each unit's level as a depth (LEVEL_DEPTH). */
+  private readonly depth: Uint8Array;
   private readonly formerParentsOf: (code: string) => readonly string[];
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose = new Map<string, number[]>();
@@ -164,6 +189,8 @@ export class AddressResolver {
     if (this.tables.order.length !== this.units.length) throw new Error('the search index is for other units');
     this.units.forEach((unit, i) => this.indexOf.set(unit.code, i));
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
+    this.depth = Uint8Array.from(this.units, (unit) => LEVEL_DEPTH[unit.level]);
+    this.noFormerParent = new Uint8Array(this.units.length);
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.units.forEach((unit, u) => {
       for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
@@ -209,6 +236,26 @@ export class AddressResolver {
     };
   }
 
+  private readonly formerParentsCache = new Map<number, readonly number[]>();
+  /** Units known to have no former parent (most): 1, without looking in the cache. */
+  private readonly noFormerParent: Uint8Array;
+  /** The former parents of unit `u`, as units (see formerParentsOf); worked out once per unit. */
+  private formerParentsAt(u: number): readonly number[] {
+    if (this.noFormerParent[u]) return NONE;
+    let found = this.formerParentsCache.get(u);
+    if (found === undefined) {
+      const units: number[] = [];
+      for (const code of this.formerParentsOf(this.units[u]!.code)) {
+        const f = this.indexOf.get(code);
+        if (f !== undefined) units.push(f);
+      }
+      if (units.length === 0) this.noFormerParent[u] = 1;
+      else this.formerParentsCache.set(u, units);
+      found = units;
+    }
+    return found;
+  }
+
   /** The unit with this NCDD code. */
   unitByCode(code: string): Unit | undefined {
     return this.gazetteer.byCode(code);
@@ -226,6 +273,7 @@ export class AddressResolver {
     tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
     this.latinMentions(tokens.latin, mentions, budget);
     budget.release();
+    addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
 
     const readings = this.complete(this.readings(mentions, postal), tokens);
@@ -253,19 +301,17 @@ export class AddressResolver {
       clean[w.end] = 1;
       hintAt.set(w.end, w.level);
     }
-    const unitWordAt = new Set(run.unitWords.map((w) => `${w.start}:${w.end}`));
     for (const i of starts) {
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
       // One character only after a unit word (ភ.១, ភូមិ៥): a bare letter or digit is not a name.
       for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
+        if (!budget.spanLookup()) return;
         const sub = text.slice(i, j);
+        const { grows, exact, alias } = this.khmerSpan(sub);
         // No name or alias starts with this: no longer span will match either.
-        if (!hasPrefix(this.tables.khmerPrefix.keys, sub) && !hasPrefix(this.tables.aliasPrefix.keys, sub)) break;
-        if (unitWordAt.has(`${i}:${j}`)) continue;
-        const exact = this.tables.khmerExact.get(sub);
-        const alias = this.tables.aliasExact.get(sub);
-        if ((!exact && !alias) || !budget.span(sub)) continue;
+        if (!grows) break;
+        if ((!exact && !alias) || run.unitWords.some((w) => w.start === i && w.end === j) || !budget.span(sub)) continue;
         const hint = hintAt.get(i) ?? null;
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
         const before = run.unitWords.find((w) => w.end === i);
@@ -301,33 +347,34 @@ export class AddressResolver {
     const typoSpans: [number, number][] = [];
     for (let a = 0; a < words.length; a++) {
       if (words[a]!.filler) continue;
+      // Whether the span has a word that is neither a unit word nor a filler, and the characters of those words.
+      let named = false;
+      let chars = 0;
       for (let b = a + 1; b <= Math.min(words.length, a + MAX_LATIN_SPAN); b++) {
         const last = words[b - 1]!;
         if (last.segment !== words[a]!.segment) break;
         if (b > a + 1 && last.start > words[b - 2]!.end + 3) break;
-        const span = words.slice(a, b);
-        if (span.every((w) => w.unit !== null || w.filler)) continue;
-        if (last.filler) continue;
-        const folded = normaliseNumbers(span.map((w) => w.word));
-        const c = compact(folded);
-        const key = romanizationKey(folded);
+        if (!budget.spanLookup()) break;
+        if (last.unit === null && !last.filler) {
+          named = true;
+          chars += last.word.length;
+        }
+        if (!named || last.filler) continue;
+        const forms = this.latinSpan(words, a, b);
         // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
-        const keyStem = key.slice(0, -1);
-        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !hasPrefix(this.keyList, keyStem) && !hasPrefix(this.looseList, looseKey(folded).slice(0, -1))) {
+        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !forms.grows) {
           // Typos are looked for in the spans no spelling explains, up to 4 words.
           for (let t = b; t <= Math.min(words.length, a + 4) && words[t - 1]!.segment === words[a]!.segment; t++) typoSpans.push([a, t]);
           break;
         }
         const hint = this.latinHint(words, a, b);
-        if ((/^\d+$/.test(c) && hint === null) || !budget.span(c)) continue;
-        const chars = compact(span.filter((w) => w.unit === null && !w.filler).map((w) => w.word)).length;
+        if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
         let found = false;
         const seen = new Set<number>();
-        const digits = c.replace(/\D/g, '');
-        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, chars, chars, { latin: { from: a, to: b } });
-        const push = (all: readonly number[] | undefined, how: MatchHow) => {
-          // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
-          const units = how === 'exact' || !all ? all : all.filter((u) => this.digitsOf(u) === digits);
+        // Deferred namesakes are made later (MentionBudget.release): the closure keeps this span's characters.
+        const spanChars = chars;
+        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, spanChars, spanChars, { latin: { from: a, to: b } });
+        const push = (units: readonly number[] | undefined, how: MatchHow) => {
           for (const u of budget.take(units, (x) => make(x, how))) {
             if (seen.has(u)) continue;
             seen.add(u);
@@ -335,16 +382,14 @@ export class AddressResolver {
             out.push(make(u, how));
           }
         };
-        push(this.tables.latinExact.get(c), 'exact');
-        push(this.tables.aliasExact.get(c), 'alias');
-        if (c.length >= 4) {
-          push(this.tables.keyExact.get(key), 'variant');
-          push(this.tables.aliasKey.get(key), 'alias');
-          if (!found) {
-            const before = out.length;
-            push(this.loose.get(looseKey(folded)), 'variant');
-            for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
-          }
+        push(forms.exact, 'exact');
+        push(forms.alias, 'alias');
+        push(forms.variant, 'variant');
+        push(forms.aliasVariant, 'alias');
+        if (!found) {
+          const before = out.length;
+          push(forms.loose, 'variant');
+          for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
         }
         if (found) for (let k = a; k < b; k++) explained[k] = 1;
         else if (b - a <= 4) typoSpans.push([a, b]);
@@ -355,6 +400,7 @@ export class AddressResolver {
       let anyExplained = false;
       for (let k = a; k < b; k++) if (explained[k]) anyExplained = true;
       if (anyExplained) continue;
+      if (!budget.typoLookup()) break;
       const span = words.slice(a, b).filter((w) => w.unit === null && !w.filler);
       if (span.length === 0) continue;
       const folded = normaliseNumbers(span.map((w) => w.word));
@@ -387,11 +433,59 @@ export class AddressResolver {
     }
   }
 
-  private readonly digitCache = new Map<number, string>();
+  private readonly khmerSpans = new Map<string, { grows: boolean; exact: readonly number[] | undefined; alias: readonly number[] | undefined }>();
+  /** What a span of a Khmer run matches, and whether a longer span can: worked out once per text (bounded memo). */
+  private khmerSpan(text: string) {
+    let found = this.khmerSpans.get(text);
+    if (!found) {
+      found = {
+        grows: hasPrefix(this.tables.khmerPrefix.keys, text) || hasPrefix(this.tables.aliasPrefix.keys, text),
+        exact: this.tables.khmerExact.get(text),
+        alias: this.tables.aliasExact.get(text),
+      };
+      if (this.khmerSpans.size >= SPANS_KEPT) this.khmerSpans.clear();
+      this.khmerSpans.set(text, found);
+    }
+    return found;
+  }
+
+  private readonly latinSpans = new Map<string, LatinSpan>();
+  /**
+   * What a span of Latin words matches, worked out once per sequence of words (addresses reuse a small vocabulary):
+   * its compact form and key, whether a longer span can still match, and the units of each kind of match.
+   */
+  private latinSpan(words: readonly LatinWord[], a: number, b: number): LatinSpan {
+    let text = words[a]!.word;
+    for (let k = a + 1; k < b; k++) text += ` ${words[k]!.word}`;
+    let found = this.latinSpans.get(text);
+    if (found) return found;
+    const folded = normaliseNumbers(text.split(' '));
+    const c = compact(folded);
+    const key = romanizationKey(folded);
+    const loose = looseKey(folded);
+    const digits = c.replace(/\D/g, '');
+    // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+    const sameNumber = (units: readonly number[] | undefined) => units?.filter((u) => this.digitsOf(u) === digits);
+    found = {
+      compact: c,
+      number: /^\d+$/.test(c),
+      grows: hasPrefix(this.keyList, key.slice(0, -1)) || hasPrefix(this.looseList, loose.slice(0, -1)),
+      exact: this.tables.latinExact.get(c),
+      alias: sameNumber(this.tables.aliasExact.get(c)),
+      variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
+      aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
+      loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
+    };
+    if (this.latinSpans.size >= SPANS_KEPT) this.latinSpans.clear();
+    this.latinSpans.set(text, found);
+    return found;
+  }
+
+  private readonly digitCache: (string | undefined)[] = [];
   /** The digits in a unit's Latin name, numbers read ("Ti Muoy" is 1). */
   private digitsOf(u: number): string {
-    let digits = this.digitCache.get(u);
-    if (digits === undefined) this.digitCache.set(u, (digits = compact(latinForms(this.units[u]!.name_latin).words).replace(/\D/g, '')));
+    let digits = this.digitCache[u];
+    if (digits === undefined) this.digitCache[u] = digits = compact(latinForms(this.units[u]!.name_latin).words).replace(/\D/g, '');
     return digits;
   }
 
@@ -423,9 +517,9 @@ export class AddressResolver {
 
   private mention(u: number, start: number, end: number, how: MatchHow, hint: Level | null, weight: number, chars: number,
     where: Pick<Mention, 'khmer' | 'latin'>): Mention {
-    const level = this.units[u]!.level;
-    const agree = hint === null ? 1 : hint === level ? HINT_AGREES : HINT_DISAGREES;
-    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, ...where };
+    const agree = hint === null ? 1 : hint === LEVELS[this.depth[u]!] ? HINT_AGREES : HINT_DISAGREES;
+    // Every mention has the same shape (khmer and latin both present, one undefined): faster property reads.
+    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer: where.khmer, latin: where.latin };
   }
 
   // ---- readings ----
@@ -443,34 +537,33 @@ export class AddressResolver {
     // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
     const heaviest = [0, 0, 0, 0];
     for (const m of mentions) {
-      const d = LEVEL_DEPTH[this.units[m.u]!.level];
+      const d = this.depth[m.u]!;
       if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
-    const bound = (m: Mention) => m.weight + above[LEVEL_DEPTH[this.units[m.u]!.level]]! + (postal?.weight ?? 0);
+    const bound = (m: Mention) => m.weight + above[this.depth[m.u]!]! + (postal?.weight ?? 0);
     const order = mentions.map((m) => ({ m, bound: bound(m) })).sort((x, y) => y.bound - x.bound);
     const keptScores: number[] = [];
     const best = new Map<number, Reading>();
     for (const { m: top, bound: topBound } of order) {
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
+      addressWork.readings++;
       const used: Mention[] = [top];
       const former: [number, number][] = [];
       let score = top.weight;
-      const takeBest = (u: number): Mention | undefined =>
-        byUnit.get(u)?.find((m) => m.how !== 'postal_code' && !used.some((x) => overlaps(x, m)));
       // Current ancestors, then former parents (and their ancestors) where the current one is not named.
       for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
         // Nothing at this level is named: neither the parent nor a former one can be.
-        if (heaviest[LEVEL_DEPTH[this.units[a]!.level]] === 0) continue;
-        let m = byUnit.has(a) ? takeBest(a) : undefined;
+        if (heaviest[this.depth[a]!] === 0) continue;
+        let m = takeBest(byUnit.get(a), used);
         if (!m) {
-          for (const code of this.formerParentsOf(this.units[this.childOf(top.u, a)]!.code)) {
-            const f = this.indexOf.get(code);
-            if (f === undefined || this.units[f]!.level !== this.units[a]!.level) continue;
-            m = takeBest(f);
+          const child = this.childOf(top.u, a);
+          for (const f of this.formerParentsAt(child)) {
+            if (this.depth[f] !== this.depth[a]) continue;
+            m = takeBest(byUnit.get(f), used);
             if (m) {
-              former.push([this.childOf(top.u, a), f]);
+              former.push([child, f]);
               m = { ...m, weight: m.weight * BASE.former };
               break;
             }
@@ -491,7 +584,7 @@ export class AddressResolver {
         }
       }
       // Ties go to the higher level (a commune named like one of its villages, with nothing else to tell).
-      score -= 0.01 * LEVEL_DEPTH[this.units[top.u]!.level];
+      score -= 0.01 * this.depth[top.u]!;
       const previous = best.get(top.u);
       if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
       // The best scores so far, descending (a short list).
@@ -528,25 +621,18 @@ export class AddressResolver {
   private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>): Reading[] {
     let frontier = this.rank(readings).slice(0, 8);
     const all = [...readings];
+    let lookups = 0;
     for (let round = 0; round < 2 && frontier.length > 0; round++) {
       const next: Reading[] = [];
       for (const reading of frontier) {
+        if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
-        const children = this.gazetteer.children(top.code);
-        for (const piece of this.pieces(reading, tokens).slice(0, MAX_PIECES)) {
-          let bestChild = -1;
-          let bestDistance = Infinity;
-          const words = piece.khmer ? [] : piece.text.split(' ');
-          const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words) };
-          for (const child of children) {
-            const d = piece.khmer ? this.khmerDistance(piece.text, child) : this.latinDistance(latin, child);
-            if (d < bestDistance) {
-              bestDistance = d;
-              bestChild = this.indexOf.get(child.code)!;
-            } else if (d === bestDistance) bestChild = -1;
-          }
-          if (bestChild < 0 || bestDistance === Infinity) continue;
+        for (const piece of this.pieces(reading, tokens).slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
+          lookups++;
+          addressWork.pieces++;
+          const bestChild = this.nearestChild(reading.top.u, piece);
+          if (bestChild < 0) continue;
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
           const depthBefore = LEVEL_DEPTH[top.level];
@@ -610,18 +696,55 @@ export class AddressResolver {
     return out;
   }
 
-  private readonly khmerFormsCache = new Map<number, string[]>();
-  private khmerDistance(piece: string, child: Unit): number {
-    const u = this.indexOf.get(child.code)!;
-    let forms = this.khmerFormsCache.get(u);
-    if (!forms) {
-      const full = normaliseKhmer(child.name_km);
-      this.khmerFormsCache.set(u, (forms = [...new Set([full, stripKhmerUnitWord(full)])]));
+  private readonly children: (readonly number[] | undefined)[] = [];
+  /** The children of unit `u`, as units, in the gazetteer's order. */
+  private childrenOf(u: number): readonly number[] {
+    let found = this.children[u];
+    if (!found) this.children[u] = found = this.gazetteer.children(this.units[u]!.code).map((unit) => this.indexOf.get(unit.code)!);
+    return found;
+  }
+
+  private readonly nearestChildren = new Map<string, number>();
+  /**
+   * The child of unit `u` whose name is nearest a piece of the input (within the typo budget, or the same loose key),
+   * -1 for none or for a tie. Depends only on the unit and the piece: remembered (bounded).
+   */
+  private nearestChild(u: number, piece: { text: string; khmer?: unknown }): number {
+    const key = `${u}${piece.khmer ? 'k' : 'l'}${piece.text}`;
+    let best = this.nearestChildren.get(key);
+    if (best !== undefined) return best;
+    const children = this.childrenOf(u);
+    addressWork.comparisons += children.length;
+    let bestDistance = Infinity;
+    best = -1;
+    const digits = piece.text.replace(/\D/g, '');
+    const words = piece.khmer ? [] : piece.text.split(' ');
+    const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words), digits };
+    for (const child of children) {
+      const d = piece.khmer ? this.khmerDistance(piece.text, digits, child) : this.latinDistance(latin, child);
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = child;
+      } else if (d === bestDistance) best = -1;
     }
+    if (bestDistance === Infinity) best = -1;
+    if (this.nearestChildren.size >= SPANS_KEPT) this.nearestChildren.clear();
+    this.nearestChildren.set(key, best);
+    return best;
+  }
+
+  private readonly khmerFormsCache = new Map<number, { forms: string[]; digits: string }>();
+  private khmerDistance(piece: string, digits: string, u: number): number {
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
-    if (budget === 0 || piece.replace(/\D/g, '') !== forms[0]!.replace(/\D/g, '')) return Infinity;
+    if (budget === 0) return Infinity;
+    let found = this.khmerFormsCache.get(u);
+    if (!found) {
+      const full = normaliseKhmer(this.units[u]!.name_km);
+      this.khmerFormsCache.set(u, (found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') }));
+    }
+    if (digits !== found.digits) return Infinity;
     let best = Infinity;
-    for (const form of forms) {
+    for (const form of found.forms) {
       const d = editDistance(piece, form, budget);
       if (d <= budget && d < best) best = d;
     }
@@ -640,10 +763,9 @@ export class AddressResolver {
     return found;
   }
 
-  private latinDistance(piece: { compact: string; loose: string }, child: Unit): number {
-    const u = this.indexOf.get(child.code)!;
+  private latinDistance(piece: { compact: string; loose: string; digits: string }, u: number): number {
     const c = piece.compact;
-    if (c.replace(/\D/g, '') !== this.digitsOf(u)) return Infinity;
+    if (piece.digits !== this.digitsOf(u)) return Infinity;
     const budget = typoBudget(c.length);
     const { compacts, loose } = this.latinOf(u);
     let best = Infinity;
@@ -728,8 +850,8 @@ export class AddressResolver {
     const usedSpan = (m: Mention) => reading.mentions.some((x) => overlaps(x, m) || (x.start === m.start && x.end === m.end));
     const reported = new Set<number>();
     for (const m of mentions) {
-      if (m.start < 0 || m.how === 'typo' || m.hint !== this.units[m.u]!.level || usedSpan(m) || reported.has(m.u)) continue;
-      const level = this.units[m.u]!.level;
+      if (m.hint === null || m.start < 0 || m.how === 'typo' || m.hint !== LEVELS[this.depth[m.u]!] || usedSpan(m) || reported.has(m.u)) continue;
+      const level = m.hint;
       if (LEVEL_DEPTH[level] >= LEVEL_DEPTH[unit.level]) continue;
       const actual = at(level)!;
       if (actual.code === this.units[m.u]!.code) continue;
@@ -821,14 +943,29 @@ const MANY_NAMESAKES = 48;
 const NAMESAKES_KEPT = 8;
 /** The same text read as names at most this many times (hostile repetitions). */
 const SAME_TEXT = 3;
-/** Mentions per address, at most. */
-const MAX_MENTIONS = 600;
+/**
+ * Mentions per address, at most: readings try each, so this bounds most of the work. A real address makes under 300
+ * (the evaluation set's most is 270, with every namesake of "Phum 1"-like names in it).
+ */
+const MAX_MENTIONS = 300;
+/**
+ * Spans looked up per address, at most (Khmer and Latin): a real address needs under a hundred (the evaluation set's
+ * most is 73); past the budget the rest of a hostile input is not read.
+ */
+const MAX_SPANS = 256;
+/** Spans looked up for typos per address, at most (the evaluation set's most is 22). */
+const MAX_TYPO_SPANS = 32;
+/** Deferred namesakes looked at per address, at most (each list of a name shared by more than MANY_NAMESAKES). */
+const MAX_DEFERRED_UNITS = 2000;
 /** Unexplained pieces compared with a reading's children, at most. */
 const MAX_PIECES = 12;
+/** Pieces compared with children per address, at most (the evaluation set's most is 24). */
+const MAX_PIECE_LOOKUPS = 96;
 
 /**
- * Bounds the mentions of one address, so that no input costs much more than a real address: a span's text counts
- * at most SAME_TEXT times, at most MAX_MENTIONS mentions are made, and a name with many namesakes is first kept for a
+ * Bounds the work of one address, so that no input costs much more than a real address: at most MAX_SPANS spans and
+ * MAX_TYPO_SPANS typo spans are looked up, a span's text counts at most SAME_TEXT times, at most MAX_MENTIONS
+ * mentions are made (readings try each), and a name with many namesakes is first kept for a
  * few of them only; the rest are added afterwards when one of their ancestors is named elsewhere in the address
  * ("Phum 1, Sangkat Tonle Basak" finds the Phum 1 of Tonle Basak among 169).
  */
@@ -836,6 +973,26 @@ class MentionBudget {
   private readonly texts = new Map<string, number>();
   private readonly deferred: { units: readonly number[]; make: (u: number) => Mention }[] = [];
   constructor(private readonly out: Mention[], private readonly parent: Int32Array) {}
+
+  private spans = 0;
+  private typoSpans = 0;
+  private deferredUnits = 0;
+
+  /** Whether one more span may be looked up (MAX_SPANS per address). */
+  spanLookup(): boolean {
+    if (this.spans >= MAX_SPANS) return false;
+    this.spans++;
+    addressWork.spans++;
+    return true;
+  }
+
+  /** Whether one more span may be looked up for typos (MAX_TYPO_SPANS per address). */
+  typoLookup(): boolean {
+    if (this.typoSpans >= MAX_TYPO_SPANS) return false;
+    this.typoSpans++;
+    addressWork.typoSpans++;
+    return true;
+  }
 
   /** Whether a span with this text may add mentions. */
   span(text: string): boolean {
@@ -846,10 +1003,11 @@ class MentionBudget {
 
   /** The units to add now: all of a short list; of a long one the first few, the others deferred. */
   take(units: readonly number[] | undefined, make: (u: number) => Mention): readonly number[] {
-    if (!units || this.out.length >= MAX_MENTIONS) return [];
-    if (units.length <= MANY_NAMESAKES) return units;
+    const room = MAX_MENTIONS - this.out.length;
+    if (!units || room <= 0) return [];
+    if (units.length <= MANY_NAMESAKES) return units.length <= room ? units : units.slice(0, room);
     this.deferred.push({ units, make });
-    return units.slice(0, NAMESAKES_KEPT);
+    return units.slice(0, Math.min(NAMESAKES_KEPT, room));
   }
 
   full(): boolean {
@@ -862,7 +1020,8 @@ class MentionBudget {
     const named = new Set<number>();
     for (const m of this.out) named.add(m.u);
     for (const { units, make } of this.deferred) {
-      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS; i++) {
+      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS && this.deferredUnits < MAX_DEFERRED_UNITS; i++) {
+        this.deferredUnits++;
         const u = units[i]!;
         for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
           if (named.has(a)) {
@@ -914,6 +1073,17 @@ function hasPrefix(sorted: readonly string[], prefix: string): boolean {
     else hi = mid;
   }
   return lo < sorted.length && sorted[lo]!.startsWith(prefix);
+}
+
+/** The heaviest of a unit's mentions (sorted, heaviest first) that overlaps none used; postal codes excluded. */
+function takeBest(mentions: readonly Mention[] | undefined, used: readonly Mention[]): Mention | undefined {
+  if (!mentions) return undefined;
+  next: for (const m of mentions) {
+    if (m.how === 'postal_code') continue;
+    for (const x of used) if (overlaps(x, m)) continue next;
+    return m;
+  }
+  return undefined;
 }
 
 function overlaps(a: Mention, b: Mention): boolean {

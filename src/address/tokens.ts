@@ -103,7 +103,7 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
       }
       // A Roman numeral glued to a word in capitals (TeukI, KakabII): the ordinal of the name, as its own word.
       const raw = text.slice(i, j).replace(/([a-z])(I{1,3}|IV)$/, '$1 $2');
-      for (const folded of foldWords(raw)) {
+      for (const folded of foldedWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
         const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
         // Own keys only: "constructor" is not a unit word.
@@ -116,6 +116,18 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
     }
   }
   return { khmer, latin };
+}
+
+/** foldWords, remembered per raw word (addresses reuse a small vocabulary; bounded, so hostile input cannot grow it). */
+const FOLDED_KEPT = 20_000;
+const folds = new Map<string, readonly string[]>();
+function foldedWords(raw: string): readonly string[] {
+  let found = folds.get(raw);
+  if (!found) {
+    if (folds.size >= FOLDED_KEPT) folds.clear();
+    folds.set(raw, (found = foldWords(raw)));
+  }
+  return found;
 }
 
 function nextNonSpaceIsKhmer(text: string, i: number): boolean {

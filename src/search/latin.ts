@@ -130,6 +130,19 @@ export function latinForms(text: string): { words: string[]; core: string[]; typ
 export const compact = (words: readonly string[]): string => words.join('');
 
 function wordKey(word: string): string {
+  let key = wordKeyMemo.get(word);
+  if (key === undefined) {
+    // A bounded memo: addresses and queries reuse a small vocabulary, and hostile input cannot grow it without end.
+    if (wordKeyMemo.size >= WORD_KEYS_KEPT) wordKeyMemo.clear();
+    wordKeyMemo.set(word, (key = computeWordKey(word)));
+  }
+  return key;
+}
+
+const WORD_KEYS_KEPT = 20_000;
+const wordKeyMemo = new Map<string, string>();
+
+function computeWordKey(word: string): string {
   if (/^\d+$/.test(word)) return word;
   return word
     // aspiration and digraphs: ឆ chh/ch, ខ kh/k, ថ th/t, ផ ph/p
@@ -149,7 +162,18 @@ export function romanizationKey(words: readonly string[]): string {
   return collapse(words.map(wordKey).join(''));
 }
 
-const collapse = (key: string) => key.replace(/[aeiouy]+/g, 'a').replace(/(.)\1+/g, '$1');
+/** Every run of vowels to one a, then every run of one letter to one: a loop, the same as two regex replaces. */
+function collapse(key: string): string {
+  let out = '';
+  let last = -1;
+  for (let i = 0; i < key.length; i++) {
+    let c = key.charCodeAt(i);
+    if (c === 0x61 || c === 0x65 || c === 0x69 || c === 0x6f || c === 0x75 || c === 0x79) c = 0x61;
+    if (c !== last) out += String.fromCharCode(c);
+    last = c;
+  }
+  return out;
+}
 
 /**
  * The key word by word, separated by spaces, for matching the start of a name: every query word but the last must

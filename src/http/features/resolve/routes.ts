@@ -25,8 +25,9 @@ import {
 
 /**
  * Addresses of a batch resolved between two turns of the event loop. One: a real address takes well under a
- * millisecond, but a hostile one of 500 characters dense with names took 10-50 ms on a busy 2-core machine, so a
- * slice of several could hold the loop for a noticeable time (a yield costs microseconds).
+ * millisecond, and the resolver bounds a hostile one of 500 characters dense with names to a few times that (about
+ * 1 ms of CPU, once 10-50 ms on a busy 2-core machine), but a slice of several could still hold the loop for a
+ * noticeable time (a yield costs microseconds).
  */
 const BATCH_SLICE = 1;
 
