@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from './schemas/type.js';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Geography } from '../geo/geography.js';
 import { unitLocator } from '../geo/locations.js';

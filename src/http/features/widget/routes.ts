@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { notFound } from '../../errors.js';
 import { bodyOf, chooseEncoding, etagOf, matchesFile, precompress } from '../../precompressed.js';
 import { demoPage, type Lang, submittedPage } from './page.js';
