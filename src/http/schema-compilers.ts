@@ -1,15 +1,23 @@
 /**
- * Fastify's response serializer compiler (fast-json-stringify, its default), each distinct schema compiled once.
- * Fastify compiles one serializer per route and status: with the error envelope on every status of every route,
- * that was 543 compilations of about 40 distinct schemas, a sixth of the start-up (measured with `--cpu-prof`:
- * 250-350 ms of 2 s). The same schema and options make the same function, so one is shared. Schemas that differ only
- * in their annotations (description, title, examples: the error envelope's text per status) serialize alike.
+ * Fastify's compilers (fast-json-stringify for responses, Ajv for requests: its defaults), each distinct schema
+ * compiled once. Fastify compiles one serializer per route and status: with the error envelope on every status of
+ * every route, that was 543 compilations of about 40 distinct schemas, a sixth of the start-up (measured with
+ * `--cpu-prof`: 250-350 ms of 2 s); and one validator per route and part, where most routes share their query or
+ * parameter schema. The same schema and options make the same function, so one is shared. Schemas that differ only in
+ * their annotations (description, title, examples: the error envelope's text per status) serialize and validate
+ * alike: neither compiler reads annotations (and Ajv's errors, which the error handler turns into details, name the
+ * keyword, path and parameters, never a description).
  */
-import type { FastifyServerOptions } from 'fastify';
+import AjvCompiler from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyServerOptions } from 'fastify';
 
 type SerializerFactory = ReturnType<typeof SerializerSelector>;
 type Serializer = ReturnType<ReturnType<SerializerFactory>>;
+type ValidatorFactory = ReturnType<typeof AjvCompiler>;
+type Validator = ReturnType<ReturnType<ValidatorFactory>>;
+/** What Fastify passes to a validator compiler. */
+interface ValidatorRoute { schema: unknown; method: string; url: string; httpPart?: string; contentType?: string }
 
 /** Counts of a factory's work (tests read them): schemas asked for, and how many were compiled. */
 export interface CompilerStats { requested: number; compiled: number }
@@ -63,7 +71,35 @@ export function sharedSerializers(stats: CompilerStats = { requested: 0, compile
   };
 }
 
-/** Fastify's `schemaController` option with the shared serializers. */
-export function schemaController(stats?: CompilerStats): NonNullable<FastifyServerOptions['schemaController']> {
-  return { compilersFactory: { buildSerializer: sharedSerializers(stats) as never } };
+/**
+ * A `buildValidator` for Fastify's `schemaController.compilersFactory`: Fastify's default (@fastify/ajv-compiler, one
+ * Ajv per set of options), with its validators shared between schemas alike but for annotations, per request part.
+ * (A custom validator factory makes Fastify pass header schemas as they are instead of lower-casing their property
+ * names: the routes here have no header schemas.)
+ */
+export function sharedValidators(stats: CompilerStats = { requested: 0, compiled: 0 }): ValidatorFactory {
+  const build = AjvCompiler() as unknown as (externalSchemas: unknown, options: { customOptions?: unknown }) => (route: ValidatorRoute) => Validator;
+  const compiled = new Map<string, Validator>();
+  const factory = (externalSchemas: unknown, options: { customOptions?: unknown } = {}) => {
+    const compile = build(externalSchemas, options);
+    // As @fastify/ajv-compiler keys its own pool of Ajv instances: the shared schemas and Ajv's options.
+    const context = JSON.stringify([externalSchemas, options.customOptions]);
+    return (route: ValidatorRoute) => {
+      stats.requested++;
+      const key = `${context}\n${route.httpPart}\n${serializationKey(route.schema)}`;
+      let validator = compiled.get(key);
+      if (!validator) {
+        stats.compiled++;
+        validator = compile(route);
+        compiled.set(key, validator);
+      }
+      return validator;
+    };
+  };
+  return factory as unknown as ValidatorFactory;
+}
+
+/** Fastify's `schemaController` option with the shared serializers and validators. */
+export function schemaController(stats?: { serializers?: CompilerStats; validators?: CompilerStats }): NonNullable<FastifyServerOptions['schemaController']> {
+  return { compilersFactory: { buildSerializer: sharedSerializers(stats?.serializers) as never, buildValidator: sharedValidators(stats?.validators) as never } };
 }

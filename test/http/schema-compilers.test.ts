@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/http/app.js';
-import { type CompilerStats, serializationKey, sharedSerializers } from '../../src/http/schema-compilers.js';
+import { type CompilerStats, serializationKey, sharedSerializers, sharedValidators } from '../../src/http/schema-compilers.js';
 import { appOptions } from '../helper.js';
 
 const envelope = (description: string) => ({
@@ -46,6 +46,24 @@ describe('shared response serializers', () => {
     factory({}, {})(route);
     factory({}, { rounding: 'ceil' })(route);
     assert.equal(stats.compiled, 2);
+  });
+
+  it('shares a validator between routes with the same schema for the same part, and it validates as Ajv does', () => {
+    const stats: CompilerStats = { requested: 0, compiled: 0 };
+    const factory = sharedValidators(stats) as unknown as (externals: unknown, options: unknown) => (route: unknown) => (data: unknown) => boolean;
+    const options = { customOptions: { removeAdditional: false, allErrors: true } };
+    const query = (description: string) => ({ type: 'object', properties: { lang: { type: 'string', enum: ['en', 'km'], description } }, additionalProperties: false });
+    const a = factory({}, options)({ schema: query('Language.'), method: 'GET', url: '/a', httpPart: 'querystring' });
+    const b = factory({}, options)({ schema: query('The language.'), method: 'GET', url: '/b', httpPart: 'querystring' });
+    const params = factory({}, options)({ schema: query('Language.'), method: 'GET', url: '/c', httpPart: 'params' });
+    assert.equal(a, b);
+    assert.notEqual(a, params);
+    assert.deepEqual(stats, { requested: 3, compiled: 2 });
+    assert.equal(a({ lang: 'km' }), true);
+    assert.equal(a({ lang: 'fr' }), false);
+    assert.equal(a({ lang: 'en', other: 1 }), false);
+    factory({}, { customOptions: { removeAdditional: true } })({ schema: query('Language.'), method: 'GET', url: '/a', httpPart: 'querystring' });
+    assert.equal(stats.compiled, 3, 'other Ajv options: compiled anew');
   });
 
   it('leaves the app\'s answers as they were: a 404 and a 400 in each envelope', async () => {
