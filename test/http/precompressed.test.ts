@@ -44,3 +44,22 @@ describe('precompress', () => {
     assert.match(kept.hash, /^[\w-]{22}$/);
   });
 });
+
+describe('precompress, when the text fails', () => {
+  it('rejects with the error, and leaves nothing unhandled', async () => {
+    const failing = function* () {
+      yield 'x'.repeat(300_000);
+      throw new Error('no more text');
+    };
+    let unhandled: unknown;
+    const onUnhandled = (reason: unknown) => { unhandled = reason; };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await assert.rejects(precompress(failing()), /no more text/);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(unhandled, undefined);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
