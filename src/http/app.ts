@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from './schemas/type.js';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import type { Geography } from '../geo/geography.js';
 import { unitLocator } from '../geo/locations.js';
@@ -13,6 +13,7 @@ import { API_VERSION } from '../version.js';
 import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { dataVersion, etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
+import { schemaController } from './schema-compilers.js';
 import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
 import { clientErrorHandler, refuseConnect } from './plugins/client-errors.js';
@@ -118,6 +119,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? `Malformed request: the URL ${quotePath(request.url.split('?', 1)[0]!)} is not valid (a bad percent-escape or invalid UTF-8).`
         : 'Malformed request.')),
     clientErrorHandler,
+    // Identical response schemas (the error envelope on every route and status) compiled once, not once each.
+    schemaController: schemaController(),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const { refuseUnroutedWrite } = registerErrorHandling(app);

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
+import type { Static } from 'typebox';
+import { Type } from '../schemas/type.js';
 import type { AccessControl } from '../../keys/access-control.js';
 import { monthOf } from '../../keys/periods.js';
 import { TAGS } from '../plugins/openapi.js';

@@ -3,7 +3,8 @@
  * These TypeBox schemas validate requests, serialise responses (fast-json-stringify) and generate the OpenAPI
  * document: one source of truth.
  */
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
+import { Type } from './type.js';
 import { unitId } from '../../gazetteer/uuid.js';
 
 /** Stable, machine-readable error codes. Clients branch on these, never on messages. */

@@ -1,5 +1,6 @@
 /** Records of the identifier-based shape (UUIDs, `statusCode` envelope, `lang`), as the API specification lists them. */
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
+import { Type } from './type.js';
 import { LocationField } from '../features/geo/schemas.js';
 import { Metadata, PostalCode, PostalCodePrefix, PostalCodeRange, Uuid } from './common.js';
 

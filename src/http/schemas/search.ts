@@ -1,5 +1,5 @@
 /** Search and postal-code lookup: parameters and records of both shapes. */
-import { Type } from 'typebox';
+import { Type } from './type.js';
 import { Lang, PostalCode, PostalCodePrefix, PostalCodeRange, Uuid } from './common.js';
 import { V1Commune, V1District, V1Province, V1Village } from './v1.js';
 

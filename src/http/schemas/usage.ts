@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type } from './type.js';
 
 /** The calling key's plan and this month's usage. */
 export const UsageRecord = Type.Object({

@@ -1,5 +1,6 @@
 /** Records of the code-based shape (`/v1`, NCDD codes, `name_en` and `name_km`, all strings). */
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
+import { Type } from './type.js';
 import { LocationField } from '../features/geo/schemas.js';
 import { NcddCode, PostalCode } from './common.js';
 

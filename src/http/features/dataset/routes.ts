@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { DOWNLOAD_CONTENT_TYPES, DOWNLOAD_FORMATS, type DownloadFormat, downloadFile, downloadFilename } from '../../../gazetteer/downloads.js';
 import { EXPORT_COLUMNS } from '../../../gazetteer/export.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';

@@ -2,7 +2,7 @@
  * Schemas of the geography feature, both shapes: reverse geocoding (GET /reverse, GET and POST /v1/reverse) and
  * boundaries (GET /v1/boundaries/{code}). They validate, serialise and document (OpenAPI), as everywhere else.
  */
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { GEO_ATTRIBUTION } from '../../../geo/format.js';
 import { Lang, Metadata, NcddCode, PostalCode, Uuid } from '../../schemas/common.js';
 

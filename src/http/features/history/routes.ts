@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import { notFound } from '../../errors.js';
 import type { PayloadCache } from '../../payload-cache.js';

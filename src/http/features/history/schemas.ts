@@ -1,5 +1,5 @@
 /** Schemas of the unit history, both shapes: one event record, and the history of a unit. */
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { EVENT_KINDS, LEVELS } from '../../../gazetteer/types.js';
 
 const Codes = (description: string) => Type.Array(Type.String({ pattern: '^[0-9]{2,8}$' }), { description });

@@ -1,5 +1,6 @@
 /** Address resolution and validation: parameters and records of both shapes (one source for validation, serialisation, OpenAPI). */
-import { type Static, Type, type TSchema } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { MATCH_HOWS, MAX_ADDRESS_LENGTH, WARNING_CODES } from '../../../address/resolve.js';
 import { LEVELS } from '../../../gazetteer/types.js';
 import { Lang, PostalCode, Uuid } from '../../schemas/common.js';

@@ -7,9 +7,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { notFound } from '../../errors.js';
-import { bodyOf, chooseEncoding, etagOf, matchesFile, precompress } from '../../precompressed.js';
+import { bodyOf, chooseEncoding, etagOf, matchesFile, type Precompressed, precompress } from '../../precompressed.js';
 import { demoPage, type Lang, submittedPage } from './page.js';
 
 const PICKER_URL = new URL('../../../../packages/picker/kh-address-picker.js', import.meta.url);
@@ -29,10 +29,19 @@ const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 
 export async function widgetRoutes(app: FastifyInstance, { demoKey }: { demoKey: () => string | undefined }): Promise<void> {
   const { source, name } = pickerFile();
-  const file = await precompress([source]);
+  // Compressed on its first request, not at start (brotli at quality 9 cost about 25 ms of CPU there); then kept.
+  let prepared: Promise<Precompressed> | undefined;
+  const scriptFile = () => {
+    if (!prepared) {
+      prepared = precompress([source]);
+      prepared.catch(() => { prepared = undefined; });
+    }
+    return prepared;
+  };
   const scriptPath = `/widget/${name}`;
 
-  const sendScript = (request: FastifyRequest, reply: FastifyReply, cacheControl: string) => {
+  const sendScript = async (request: FastifyRequest, reply: FastifyReply, cacheControl: string) => {
+    const file = await scriptFile();
     const encoding = chooseEncoding(request.headers['accept-encoding']);
     reply.header('vary', 'Accept-Encoding').header('cache-control', cacheControl).header('etag', etagOf(file, encoding))
       .header('cross-origin-resource-policy', 'cross-origin');

@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import type { TSchema } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import type { Locator } from '../../../geo/locations.js';

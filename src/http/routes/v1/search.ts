@@ -1,7 +1,7 @@
 /** GET /v1/search: the code-based search, `{ status, data: [records], meta: { total, page, pageSize } }`. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type } from '../../schemas/type.js';
 import { compoundSearch } from '../../../address/compound.js';
 import type { AddressResolver } from '../../../address/resolve.js';
 import type { SearchIndex } from '../../../search/search-index.js';

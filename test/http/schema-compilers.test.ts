@@ -1,0 +1,83 @@
+/** Shared response serializers (src/http/schema-compilers.ts): one compilation per schema alike but for annotations. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildApp } from '../../src/http/app.js';
+import { type CompilerStats, serializationKey, sharedSerializers, sharedValidators } from '../../src/http/schema-compilers.js';
+import { appOptions } from '../helper.js';
+
+const envelope = (description: string) => ({
+  type: 'object', description, required: ['error'],
+  properties: {
+    error: { type: 'object', title: 'The error', examples: [{ code: 'x' }], properties: { code: { type: 'string', description: 'A code.' } } },
+    // Properties called like annotations are data, not annotations: they stay in the key.
+    description: { type: 'string' },
+    title: { type: 'integer' },
+  },
+});
+
+describe('shared response serializers', () => {
+  it('keys schemas by their JSON text without annotations, keeping properties of those names', () => {
+    assert.equal(serializationKey(envelope('Not found.')), serializationKey(envelope('Too many requests.')));
+    const key = JSON.parse(serializationKey(envelope('Not found.'))) as { description?: unknown; properties: Record<string, unknown> };
+    assert.equal(key.description, undefined);
+    assert.deepEqual(key.properties.description, { type: 'string' });
+    assert.deepEqual(key.properties.title, { type: 'integer' });
+    assert.notEqual(serializationKey({ type: 'string' }), serializationKey({ type: 'integer' }));
+    assert.notEqual(serializationKey({ type: 'object', properties: { a: { type: 'string' } } }), serializationKey({ type: 'object', properties: { b: { type: 'string' } } }));
+  });
+
+  it('compiles a schema once for every route, status and scope that has it, and each serializes as the schema says', () => {
+    const stats: CompilerStats = { requested: 0, compiled: 0 };
+    const factory = sharedSerializers(stats);
+    const one = factory({}, {})({ schema: envelope('Not found.'), method: 'GET', url: '/a', httpStatus: '404' });
+    const two = factory({}, {})({ schema: envelope('Gone.'), method: 'GET', url: '/b', httpStatus: '410' });
+    const other = factory({}, {})({ schema: { type: 'object', properties: { n: { type: 'integer' } } }, method: 'GET', url: '/c', httpStatus: '200' });
+    assert.equal(one, two);
+    assert.notEqual(one, other);
+    assert.deepEqual(stats, { requested: 3, compiled: 2 });
+    assert.equal(one({ error: { code: 'x', extra: 1 }, description: 'd', title: 3, dropped: true }), '{"error":{"code":"x"},"description":"d","title":3}');
+    assert.equal(other({ n: '7' }), '{"n":7}');
+  });
+
+  it('does not share across different serializer options', () => {
+    const stats: CompilerStats = { requested: 0, compiled: 0 };
+    const factory = sharedSerializers(stats);
+    const route = { schema: { type: 'object', properties: { n: { type: 'integer' } } }, method: 'GET', url: '/c', httpStatus: '200' };
+    factory({}, {})(route);
+    factory({}, { rounding: 'ceil' })(route);
+    assert.equal(stats.compiled, 2);
+  });
+
+  it('shares a validator between routes with the same schema for the same part, and it validates as Ajv does', () => {
+    const stats: CompilerStats = { requested: 0, compiled: 0 };
+    const factory = sharedValidators(stats) as unknown as (externals: unknown, options: unknown) => (route: unknown) => (data: unknown) => boolean;
+    const options = { customOptions: { removeAdditional: false, allErrors: true } };
+    const query = (description: string) => ({ type: 'object', properties: { lang: { type: 'string', enum: ['en', 'km'], description } }, additionalProperties: false });
+    const a = factory({}, options)({ schema: query('Language.'), method: 'GET', url: '/a', httpPart: 'querystring' });
+    const b = factory({}, options)({ schema: query('The language.'), method: 'GET', url: '/b', httpPart: 'querystring' });
+    const params = factory({}, options)({ schema: query('Language.'), method: 'GET', url: '/c', httpPart: 'params' });
+    assert.equal(a, b);
+    assert.notEqual(a, params);
+    assert.deepEqual(stats, { requested: 3, compiled: 2 });
+    assert.equal(a({ lang: 'km' }), true);
+    assert.equal(a({ lang: 'fr' }), false);
+    assert.equal(a({ lang: 'en', other: 1 }), false);
+    factory({}, { customOptions: { removeAdditional: true } })({ schema: query('Language.'), method: 'GET', url: '/a', httpPart: 'querystring' });
+    assert.equal(stats.compiled, 3, 'other Ajv options: compiled anew');
+  });
+
+  it('leaves the app\'s answers as they were: a 404 and a 400 in each envelope', async () => {
+    const app = await buildApp(appOptions());
+    try {
+      const missing = await app.inject({ url: '/v1/districts/99' });
+      assert.equal(missing.statusCode, 404);
+      assert.equal(missing.json().status, 'error');
+      const bad = await app.inject({ url: '/provinces?nope=1' });
+      assert.equal(bad.statusCode, 400);
+      assert.equal(bad.json().statusCode, 400);
+      assert.equal(typeof bad.json().metadata.correlationId, 'string');
+    } finally {
+      await app.close();
+    }
+  });
+});
