@@ -22,6 +22,7 @@ import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
+import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot } from './snapshot.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
 /** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
@@ -167,6 +168,29 @@ interface Reading {
 export interface ResolverOptions {
   /** Former parents of a unit (codes), from the data's unit history; none when the gazetteer has no history. */
   formerParentsOf?: (code: string) => readonly string[];
+  /** The loose-key table (looseTable) of these units, from the build's snapshot (./snapshot.ts); made now if absent. */
+  loose?: Map<string, number[]>;
+}
+
+/**
+ * Loose key of each unit's Latin names (see looseKey) -> the units (indexes): about 7,300 keys from 16,500 names. Made
+ * by `npm run build` into a snapshot (./snapshot.ts): made at start it cost about 175 ms of CPU, a tenth of the start.
+ */
+export function looseTable(units: readonly Unit[]): Map<string, number[]> {
+  const loose = new Map<string, number[]>();
+  units.forEach((unit, u) => {
+    for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
+      const { words, core } = latinForms(name);
+      for (const form of core.length === words.length ? [words] : [words, core]) {
+        const key = looseKey(form);
+        if (key.length < 4) continue;
+        const list = loose.get(key);
+        if (!list) loose.set(key, [u]);
+        else if (list.at(-1) !== u) list.push(u);
+      }
+    }
+  });
+  return loose;
 }
 
 export class AddressResolver {
@@ -178,7 +202,7 @@ export class AddressResolver {
   private readonly depth: Uint8Array;
   private readonly formerParentsOf: (code: string) => readonly string[];
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
-  private readonly loose = new Map<string, number[]>();
+  private readonly loose: Map<string, number[]>;
   /** Romanization keys and loose keys of names and aliases, sorted: a span no key starts like ends the span's growth. */
   private readonly keyList: string[];
   private readonly looseList: string[];
@@ -192,18 +216,7 @@ export class AddressResolver {
     this.depth = Uint8Array.from(this.units, (unit) => LEVEL_DEPTH[unit.level]);
     this.noFormerParent = new Uint8Array(this.units.length);
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
-    this.units.forEach((unit, u) => {
-      for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
-        const { words, core } = latinForms(name);
-        for (const form of core.length === words.length ? [words] : [words, core]) {
-          const key = looseKey(form);
-          if (key.length < 4) continue;
-          const list = this.loose.get(key);
-          if (!list) this.loose.set(key, [u]);
-          else if (list.at(-1) !== u) list.push(u);
-        }
-      }
-    });
+    this.loose = options.loose ?? looseTable(this.units);
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
@@ -1038,7 +1051,11 @@ const shared = new WeakMap<SearchIndex, AddressResolver>();
 /** One resolver per search index (the app and the tests share it). */
 export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressResolver {
   let resolver = shared.get(search);
-  if (!resolver) shared.set(search, (resolver = new AddressResolver(gazetteer, search)));
+  if (!resolver) {
+    // The build's snapshot of the loose-key table when it is current (./snapshot.ts); else it is made now.
+    const read = readLooseSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer.units);
+    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose } : {})));
+  }
   return resolver;
 }
 

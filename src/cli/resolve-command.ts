@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { AddressInputError, AddressResolver, type Candidate } from '../address/resolve.js';
+import { AddressInputError, type AddressResolver, type Candidate, resolverFor } from '../address/resolve.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { csvRow } from '../lib/csv.js';
 import { CsvStreamParser } from '../lib/csv-stream.js';
@@ -122,7 +122,7 @@ export async function resolveCommand(args: string[], out: Writable, err: Writabl
   const file = positionals[0];
   const source = file && file !== '-' ? createReadStream(file) : input;
   const gazetteer = loadGazetteer();
-  const resolver = new AddressResolver(gazetteer, loadSearchIndex(gazetteer).index);
+  const resolver = resolverFor(gazetteer, loadSearchIndex(gazetteer).index);
   const resolve = cached((address) => outcome(resolver, address));
   const progress = new Progress(err);
   let pending = '';

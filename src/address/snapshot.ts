@@ -1,0 +1,62 @@
+/**
+ * The address resolver's loose-key table (looseTable in ./resolve.ts) saved as JSON by `npm run build`, beside the
+ * compiled code, as the search index's tables are (see ../search/snapshot.ts): a start reads it in a few milliseconds
+ * instead of making it (about 175 ms of CPU).
+ *
+ * The snapshot carries a fingerprint of what the table is made from: the units' codes and Latin names, and the code
+ * that makes the keys (this directory and ../search, whose latin.ts folds and romanizes). A snapshot whose
+ * fingerprint differs, or that cannot be read, is ignored and the table is made as before: it can make a start
+ * faster, never change a result.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Unit } from '../gazetteer/types.js';
+
+/** dist/address-tables.json (written by `npm run build`; never committed). */
+export const ADDRESS_SNAPSHOT_PATH = fileURLToPath(new URL('../address-tables.json', import.meta.url));
+
+const FORMAT = 1;
+const CODE_DIRS = [new URL('.', import.meta.url), new URL('../search/', import.meta.url)].map((url) => fileURLToPath(url));
+
+interface SnapshotFile {
+  format: number;
+  fingerprint: string;
+  loose: [string, number[]][];
+}
+
+/** What the table depends on, as one hash. */
+export function looseFingerprint(units: readonly Unit[]): string {
+  const hash = createHash('sha256').update(`kh-address address snapshot ${FORMAT}\n`);
+  for (const dir of CODE_DIRS) {
+    for (const file of readdirSync(dir).filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
+      hash.update(`${file}\n`).update(readFileSync(dir + file));
+    }
+  }
+  hash.update(units.map((u) => `${u.code}\t${u.name_latin}\t${u.name_ungegn ?? ''}`).join('\n'));
+  return hash.digest('hex');
+}
+
+export function writeLooseSnapshot(path: string, units: readonly Unit[], loose: ReadonlyMap<string, number[]>): void {
+  const file: SnapshotFile = { format: FORMAT, fingerprint: looseFingerprint(units), loose: [...loose] };
+  // Written aside then renamed: a server starting meanwhile reads the old file or the new one, never half of one.
+  writeFileSync(`${path}.tmp`, JSON.stringify(file));
+  renameSync(`${path}.tmp`, path);
+}
+
+/** The table from the snapshot, or why it cannot be used. */
+export function readLooseSnapshot(path: string, units: readonly Unit[]): { loose: Map<string, number[]> } | { unusable: string } {
+  let file: SnapshotFile;
+  try {
+    file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { unusable: code === 'ENOENT' ? 'no snapshot (npm run build writes it)' : `unreadable: ${(error as Error).message}` };
+  }
+  if (file?.format !== FORMAT || file.fingerprint !== looseFingerprint(units)) {
+    return { unusable: 'made from other data or code (npm run build writes a current one)' };
+  }
+  const valid = Array.isArray(file.loose) && file.loose.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string'
+    && Array.isArray(entry[1]) && entry[1].every((u) => Number.isInteger(u) && u >= 0 && u < units.length));
+  return valid ? { loose: new Map(file.loose) } : { unusable: 'malformed' };
+}
