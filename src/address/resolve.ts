@@ -121,9 +121,11 @@ const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
 /**
  * Entries of each memo of the resolver (Latin spans, Khmer spans, nearest children), at most: then forgotten all at
- * once. About 200 bytes an entry, so the memos stay under about 15 MB however many addresses (or hostile inputs) come.
+ * once. About 200 bytes an entry, so the memos stay under about 4 MB however many addresses (or hostile inputs) come
+ * (20,000 entries, 15 MB, were a few per cent faster on distinct addresses but took the server's peak memory over its
+ * 250 MB budget in the full benchmark).
  */
-const SPANS_KEPT = 20_000;
+const SPANS_KEPT = 5_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 const NONE: readonly number[] = [];
 

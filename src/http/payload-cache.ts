@@ -40,7 +40,7 @@ export class PayloadCache {
    * `etag`: the ETag of every data response (./caching.ts). `budget`: most bytes of bodies kept (a search answer
    * with 100 results runs to 30 KB; most are a few KB); the oldest go first.
    */
-  constructor(private readonly etag: string, private readonly budget = 8_000_000) {}
+  constructor(private readonly etag: string, private readonly budget = 4_000_000) {}
 
   /** Sets ETag and Cache-Control; answers 304 (no body) and returns true when the client's copy is current. */
   private notModified(reply: Reply): boolean {

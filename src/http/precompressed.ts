@@ -32,11 +32,13 @@ export interface Precompressed {
  * and into a gzip and a brotli stream (zlib's thread pool), and the event loop is yielded between slices, so that no
  * request waits behind the build; the whole text is never held, unless it is kept (at most `keepIdentityUpTo` bytes).
  * Measured on the 8.8 MB all-levels JSON: built whole, then compressed in one go, it held 41 MB outside the JS heap at
- * the peak; streamed, 14 MB. Brotli at quality 9: 11 took 30 s for the 6.7 MB JSON dataset, 9 about 2 s for a file 5%
- * larger (measured); quality 9 itself takes about 45 MB of native memory while it runs (10: 78 MB).
+ * the peak; streamed, 14 MB. Brotli quality: 11 took 30 s for the 6.7 MB JSON dataset, 9 about 2 s for a file 5%
+ * larger (measured); but quality 9 takes about 45 MB of native memory while it runs (10: 78 MB), quality 6 about 17 MB
+ * for a file about 5% larger again: 6, so that preparing a download keeps the server under its memory budget (the
+ * full benchmark's peak RSS was 259 MB with 9, against a target of 250).
  */
 export async function precompress(chunks: Iterable<string>,
-  { sliceBytes = 256 * 1024, brotliQuality = 9, keepIdentityUpTo = 1024 * 1024 } = {}): Promise<Precompressed> {
+  { sliceBytes = 256 * 1024, brotliQuality = 6, keepIdentityUpTo = 1024 * 1024 } = {}): Promise<Precompressed> {
   const hash = createHash('sha256');
   const gzipStream = zlib.createGzip({ level: 9 });
   const brotliStream = zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality } });
