@@ -22,6 +22,7 @@ import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
+import { PrefixSet, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot } from './snapshot.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
@@ -172,7 +173,11 @@ export interface ResolverOptions {
   formerParentsOf?: (code: string) => readonly string[];
   /** The loose-key table (looseTable) of these units, from the build's snapshot (./snapshot.ts); made now if absent. */
   loose?: Map<string, number[]>;
+  /** The prefix sets' hashes from the build's snapshot, used when made from the same keys (see PrefixSet). */
+  prefixes?: Partial<Record<PrefixSetName, SavedPrefixes>>;
 }
+
+export type PrefixSetName = 'khmer' | 'key' | 'loose';
 
 /**
  * Loose key of each unit's Latin names (see looseKey) -> the units (indexes): about 7,300 keys from 16,500 names. Made
@@ -205,9 +210,11 @@ export class AddressResolver {
   private readonly formerParentsOf: (code: string) => readonly string[];
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose: Map<string, number[]>;
-  /** Romanization keys and loose keys of names and aliases, sorted: a span no key starts like ends the span's growth. */
-  private readonly keyList: string[];
-  private readonly looseList: string[];
+  /** Prefixes of the romanization keys and loose keys of names and aliases: a span no key starts like ends its growth. */
+  private readonly keyPrefixes: PrefixSet;
+  private readonly loosePrefixes: PrefixSet;
+  /** Khmer names and alias spellings: whether one starts with a span. */
+  private readonly khmerPrefixes: PrefixSet;
 
   constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
@@ -223,8 +230,15 @@ export class AddressResolver {
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
     for (const key of this.tables.aliasPrefix.keys) if (!hasKhmerLetter(key)) keys.add(romanizationKey([key]));
-    this.keyList = [...keys].sort();
-    this.looseList = [...this.loose.keys()].sort();
+    const saved = options.prefixes ?? {};
+    this.keyPrefixes = new PrefixSet([...keys], saved.key);
+    this.loosePrefixes = new PrefixSet([...this.loose.keys()], saved.loose);
+    this.khmerPrefixes = new PrefixSet([...this.tables.khmerPrefix.keys, ...this.tables.aliasPrefix.keys], saved.khmer);
+  }
+
+  /** The prefix sets' hashes, for the build's snapshot (./snapshot.ts). */
+  savedPrefixes(): Record<PrefixSetName, SavedPrefixes> {
+    return { khmer: this.khmerPrefixes.saved(), key: this.keyPrefixes.saved(), loose: this.loosePrefixes.saved() };
   }
 
   /**
@@ -251,13 +265,13 @@ export class AddressResolver {
     };
   }
 
-  private readonly formerParentsCache = new Map<number, readonly number[]>();
+  private readonly formerParentsCache: (readonly number[] | undefined)[] = [];
   /** Units known to have no former parent (most): 1, without looking in the cache. */
   private readonly noFormerParent: Uint8Array;
   /** The former parents of unit `u`, as units (see formerParentsOf); worked out once per unit. */
   private formerParentsAt(u: number): readonly number[] {
     if (this.noFormerParent[u]) return NONE;
-    let found = this.formerParentsCache.get(u);
+    let found = this.formerParentsCache[u];
     if (found === undefined) {
       const units: number[] = [];
       for (const code of this.formerParentsOf(this.units[u]!.code)) {
@@ -265,7 +279,7 @@ export class AddressResolver {
         if (f !== undefined) units.push(f);
       }
       if (units.length === 0) this.noFormerParent[u] = 1;
-      else this.formerParentsCache.set(u, units);
+      else this.formerParentsCache[u] = units;
       found = units;
     }
     return found;
@@ -454,7 +468,7 @@ export class AddressResolver {
     let found = this.khmerSpans.get(text);
     if (!found) {
       found = {
-        grows: hasPrefix(this.tables.khmerPrefix.keys, text) || hasPrefix(this.tables.aliasPrefix.keys, text),
+        grows: this.khmerPrefixes.has(text),
         exact: this.tables.khmerExact.get(text),
         alias: this.tables.aliasExact.get(text),
       };
@@ -484,7 +498,7 @@ export class AddressResolver {
     found = {
       compact: c,
       number: /^\d+$/.test(c),
-      grows: hasPrefix(this.keyList, key.slice(0, -1)) || hasPrefix(this.looseList, loose.slice(0, -1)),
+      grows: this.keyPrefixes.has(key.slice(0, -1)) || this.loosePrefixes.has(loose.slice(0, -1)),
       exact: this.tables.latinExact.get(c),
       alias: sameNumber(this.tables.aliasExact.get(c)),
       variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
@@ -547,7 +561,7 @@ export class AddressResolver {
       if (list) list.push(m);
       else byUnit.set(m.u, [m]);
     }
-    for (const list of byUnit.values()) list.sort((x, y) => y.weight - x.weight);
+    for (const list of byUnit.values()) if (list.length > 1) list.sort((x, y) => y.weight - x.weight);
     // A reading scores at most its top's weight plus the heaviest mention of each level above it (and the postal
     // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
     const heaviest = [0, 0, 0, 0];
@@ -556,11 +570,15 @@ export class AddressResolver {
       if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
-    const bound = (m: Mention) => m.weight + above[this.depth[m.u]!]! + (postal?.weight ?? 0);
-    const order = mentions.map((m) => ({ m, bound: bound(m) })).sort((x, y) => y.bound - x.bound);
+    const bounds = new Float64Array(mentions.length);
+    for (let i = 0; i < mentions.length; i++) bounds[i] = mentions[i]!.weight + above[this.depth[mentions[i]!.u]!]! + (postal?.weight ?? 0);
+    // Heaviest bound first, ties in the mentions' order.
+    const order = descending(bounds, null);
     const keptScores: number[] = [];
     const best = new Map<number, Reading>();
-    for (const { m: top, bound: topBound } of order) {
+    for (let o = 0; o < order.length; o++) {
+      const top = mentions[order[o]!]!;
+      const topBound = bounds[order[o]!]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
       addressWork.readings++;
@@ -616,10 +634,17 @@ export class AddressResolver {
   /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
   private rank(readings: readonly Reading[]): Reading[] {
     // Units are ordered by level then code (see Gazetteer), so their index breaks ties the same way.
-    const ranked = [...readings].sort((x, y) => y.score - x.score || x.top.u - y.top.u);
+    const scores = new Float64Array(readings.length);
+    const units = new Int32Array(readings.length);
+    for (let i = 0; i < readings.length; i++) {
+      scores[i] = readings[i]!.score;
+      units[i] = readings[i]!.top.u;
+    }
+    const ranked = descending(scores, units);
     // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
     const kept: Reading[] = [];
-    for (const r of ranked) {
+    for (let i = 0; i < ranked.length; i++) {
+      const r = readings[ranked[i]!]!;
       if (kept.some((k) => this.isAncestor(r.top.u, k.top.u))) continue;
       kept.push(r);
       if (kept.length >= MAX_CANDIDATES * 4) break;
@@ -748,14 +773,15 @@ export class AddressResolver {
     return best;
   }
 
-  private readonly khmerFormsCache = new Map<number, { forms: string[]; digits: string }>();
+  /** Per unit (an array indexed by unit: at most one entry per unit of the gazetteer). */
+  private readonly khmerFormsCache: ({ forms: string[]; digits: string } | undefined)[] = [];
   private khmerDistance(piece: string, digits: string, u: number): number {
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
     if (budget === 0) return Infinity;
-    let found = this.khmerFormsCache.get(u);
+    let found = this.khmerFormsCache[u];
     if (!found) {
       const full = normaliseKhmer(this.units[u]!.name_km);
-      this.khmerFormsCache.set(u, (found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') }));
+      this.khmerFormsCache[u] = found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') };
     }
     if (digits !== found.digits) return Infinity;
     let best = Infinity;
@@ -766,14 +792,14 @@ export class AddressResolver {
     return best;
   }
 
-  private readonly latinCache = new Map<number, { compacts: string[]; loose: string[] }>();
+  private readonly latinCache: ({ compacts: string[]; loose: string[] } | undefined)[] = [];
   /** A unit's Latin name forms as compared with a piece: compact, and their loose keys (worked out once per unit). */
   private latinOf(u: number) {
-    let found = this.latinCache.get(u);
+    let found = this.latinCache[u];
     if (!found) {
       const { words, core } = latinForms(this.units[u]!.name_latin);
       const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
-      this.latinCache.set(u, (found = { compacts: forms.map(compact), loose: forms.map(looseKey) }));
+      this.latinCache[u] = found = { compacts: forms.map(compact), loose: forms.map(looseKey) };
     }
     return found;
   }
@@ -1056,7 +1082,7 @@ export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressR
   if (!resolver) {
     // The build's snapshot of the loose-key table when it is current (./snapshot.ts); else it is made now.
     const read = readLooseSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer.units);
-    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose } : {})));
+    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes } : {})));
   }
   return resolver;
 }
@@ -1083,15 +1109,31 @@ const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
 const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
 
 /** Whether some key of an ascending list starts with `prefix` (binary search). */
-function hasPrefix(sorted: readonly string[], prefix: string): boolean {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < prefix) lo = mid + 1;
-    else hi = mid;
+/**
+ * Indexes of `keys`, highest key first; equal keys by `tie` ascending, or else in index order (stable). A merge sort
+ * on typed arrays: Array.prototype.sort calling a comparator was a tenth of an address's time (three sorts of about 80).
+ */
+export function descending(keys: Float64Array, tie: Int32Array | null): Int32Array {
+  const n = keys.length;
+  let from = new Int32Array(n);
+  for (let i = 0; i < n; i++) from[i] = i;
+  if (n < 2) return from;
+  let to = new Int32Array(n);
+  const before = (a: number, b: number) => keys[a]! > keys[b]! || (keys[a] === keys[b] && (tie === null ? a < b : tie[a]! < tie[b]! || (tie[a] === tie[b] && a < b)));
+  for (let width = 1; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(lo + width, n);
+      const hi = Math.min(lo + 2 * width, n);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) to[k++] = before(from[j]!, from[i]!) ? from[j++]! : from[i++]!;
+      while (i < mid) to[k++] = from[i++]!;
+      while (j < hi) to[k++] = from[j++]!;
+    }
+    [from, to] = [to, from];
   }
-  return lo < sorted.length && sorted[lo]!.startsWith(prefix);
+  return from;
 }
 
 /** The heaviest of a unit's mentions (sorted, heaviest first) that overlaps none used; postal codes excluded. */

@@ -1,7 +1,8 @@
 /**
  * The address resolver's loose-key table (looseTable in ./resolve.ts) saved as JSON by `npm run build`, beside the
  * compiled code, as the search index's tables are (see ../search/snapshot.ts): a start reads it in a few milliseconds
- * instead of making it (about 175 ms of CPU).
+ * instead of making it (about 175 ms of CPU). With it, the hashes of the resolver's prefix sets (./prefixes.ts, about
+ * 50 ms of CPU at start), each checked against a digest of the keys it was made from when it is used.
  *
  * The snapshot carries a fingerprint of what the table is made from: the units' codes and Latin names, and the code
  * that makes the keys (this directory and ../search, whose latin.ts folds and romanizes). A snapshot whose
@@ -12,17 +13,20 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Unit } from '../gazetteer/types.js';
+import type { SavedPrefixes } from './prefixes.js';
+import type { PrefixSetName } from './resolve.js';
 
 /** dist/address-tables.json (written by `npm run build`; never committed). */
 export const ADDRESS_SNAPSHOT_PATH = fileURLToPath(new URL('../address-tables.json', import.meta.url));
 
-const FORMAT = 1;
+const FORMAT = 2;
 const CODE_DIRS = [new URL('.', import.meta.url), new URL('../search/', import.meta.url)].map((url) => fileURLToPath(url));
 
 interface SnapshotFile {
   format: number;
   fingerprint: string;
   loose: [string, number[]][];
+  prefixes: Record<PrefixSetName, SavedPrefixes>;
 }
 
 /** What the table depends on, as one hash. */
@@ -37,15 +41,17 @@ export function looseFingerprint(units: readonly Unit[]): string {
   return hash.digest('hex');
 }
 
-export function writeLooseSnapshot(path: string, units: readonly Unit[], loose: ReadonlyMap<string, number[]>): void {
-  const file: SnapshotFile = { format: FORMAT, fingerprint: looseFingerprint(units), loose: [...loose] };
+export function writeLooseSnapshot(path: string, units: readonly Unit[], loose: ReadonlyMap<string, number[]>,
+  prefixes: Record<PrefixSetName, SavedPrefixes>): void {
+  const file: SnapshotFile = { format: FORMAT, fingerprint: looseFingerprint(units), loose: [...loose], prefixes };
   // Written aside then renamed: a server starting meanwhile reads the old file or the new one, never half of one.
   writeFileSync(`${path}.tmp`, JSON.stringify(file));
   renameSync(`${path}.tmp`, path);
 }
 
 /** The table from the snapshot, or why it cannot be used. */
-export function readLooseSnapshot(path: string, units: readonly Unit[]): { loose: Map<string, number[]> } | { unusable: string } {
+export function readLooseSnapshot(path: string, units: readonly Unit[]):
+  { loose: Map<string, number[]>; prefixes: Partial<Record<PrefixSetName, SavedPrefixes>> } | { unusable: string } {
   let file: SnapshotFile;
   try {
     file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
@@ -58,5 +64,12 @@ export function readLooseSnapshot(path: string, units: readonly Unit[]): { loose
   }
   const valid = Array.isArray(file.loose) && file.loose.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string'
     && Array.isArray(entry[1]) && entry[1].every((u) => Number.isInteger(u) && u >= 0 && u < units.length));
-  return valid ? { loose: new Map(file.loose) } : { unusable: 'malformed' };
+  if (!valid) return { unusable: 'malformed' };
+  // Each set is used only if its digest matches the keys of this start (PrefixSet): a malformed one is left out.
+  const prefixes: Partial<Record<PrefixSetName, SavedPrefixes>> = {};
+  for (const name of ['khmer', 'key', 'loose'] as const) {
+    const saved = file.prefixes?.[name];
+    if (typeof saved?.digest === 'string' && typeof saved.hashes === 'string') prefixes[name] = saved;
+  }
+  return { loose: new Map(file.loose), prefixes };
 }

@@ -1,11 +1,19 @@
-/** Run by `npm run build` after compiling: saves the address resolver's loose-key table beside the code (see snapshot.ts). */
+/**
+ * Run by `npm run build` after compiling (and after the search index's snapshot): saves the address resolver's
+ * loose-key table and prefix sets beside the code (see snapshot.ts).
+ */
 import { loadGazetteer } from '../gazetteer/load.js';
-import { looseTable } from './resolve.js';
+import { loadSearchIndex } from '../search/load.js';
+import { AddressResolver, looseTable } from './resolve.js';
 import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot, writeLooseSnapshot } from './snapshot.js';
 
-const { units } = loadGazetteer();
-writeLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units, looseTable(units));
+const gazetteer = loadGazetteer();
+const { units } = gazetteer;
+const loose = looseTable(units);
+const resolver = new AddressResolver(gazetteer, loadSearchIndex(gazetteer).index, { loose });
+writeLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units, loose, resolver.savedPrefixes());
 // What a start will do: a snapshot it would not use is a build error, not a silently slower start.
 const read = readLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units);
 if ('unusable' in read) throw new Error(`the address snapshot just written is not usable: ${read.unusable}`);
+if (Object.keys(read.prefixes).length !== 3) throw new Error('the address snapshot just written has no prefix sets');
 console.log(`address resolver snapshot written: ${ADDRESS_SNAPSHOT_PATH}`);

@@ -1,4 +1,4 @@
-/** The resolver's loose-key snapshot (src/address/snapshot.ts): read back equal, refused when stale, same answers. */
+/** The resolver's snapshot (src/address/snapshot.ts): read back equal, refused when stale, same answers. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,18 +13,20 @@ describe('address resolver snapshot', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const { units } = gazetteer();
   const made = looseTable(units);
+  const prefixes = new AddressResolver(gazetteer(), searchIndex(), { loose: made }).savedPrefixes();
 
   it('reads back the table it wrote, entry for entry', () => {
     const path = join(dir, 'address-tables.json');
-    writeLooseSnapshot(path, units, made);
+    writeLooseSnapshot(path, units, made, prefixes);
     const read = readLooseSnapshot(path, units);
     assert.ok('loose' in read, JSON.stringify(read));
     assert.deepEqual([...read.loose], [...made]);
+    assert.deepEqual(read.prefixes, prefixes);
   });
 
   it('is not used when the units differ, when it is missing or malformed', () => {
     const path = join(dir, 'stale.json');
-    writeLooseSnapshot(path, units, made);
+    writeLooseSnapshot(path, units, made, prefixes);
     const renamed = units.map((u, i) => (i === 100 ? { ...u, name_latin: `${u.name_latin} Thmei` } : u));
     assert.deepEqual(readLooseSnapshot(path, renamed), { unusable: 'made from other data or code (npm run build writes a current one)' });
     assert.deepEqual(readLooseSnapshot(join(dir, 'none.json'), units), { unusable: 'no snapshot (npm run build writes it)' });
@@ -34,10 +36,12 @@ describe('address resolver snapshot', () => {
 
   it('a resolver given the snapshot answers as one that made the table', () => {
     const path = join(dir, 'same.json');
-    writeLooseSnapshot(path, units, made);
+    writeLooseSnapshot(path, units, made, prefixes);
     const read = readLooseSnapshot(path, units);
     assert.ok('loose' in read);
-    const fromSnapshot = new AddressResolver(gazetteer(), searchIndex(), { loose: read.loose });
+    const fromSnapshot = new AddressResolver(gazetteer(), searchIndex(), { loose: read.loose, prefixes: read.prefixes });
+    // The saved prefix sets are the ones used (their digests match the keys), and they are what the keys make.
+    assert.deepEqual(fromSnapshot.savedPrefixes(), prefixes);
     const fresh = new AddressResolver(gazetteer(), searchIndex());
     for (const q of ['Kengkan 1, Chamkarmon', 'Phum Chork, Khum Korng Meas', 'Sangkat Tonle Bassac, Khan Chamkar Mon, PP', 'ភូមិ១ សង្កាត់ទន្លេបាសាក់']) {
       const a = fromSnapshot.resolve(q).candidates.map((c) => [c.unit.code, c.confidence]);
