@@ -6,9 +6,11 @@
  *   chains in nine styles, Khmer, Latin and mixed; see bench/address-inputs.ts), so the CLI's cache of repeats never
  *   helps;
  * - repeated: the evaluation set's 570 inputs over and over (what the cache is for).
- * The CLI runs as its own process (tsx, as `npm run cli`), pinned to the last CPU with taskset when there is one; the
- * figures are from its summary line: rows per second and CPU seconds of the resolving (the start, loading the
- * gazetteer and building the resolver, about 1.5 s, is reported apart).
+ * The CLI runs as its own process, the built one that the package installs as `kh-address` (`node dist/cli/main.js`;
+ * the script builds first), pinned to the last CPU with taskset when there is one; the figures are from its summary
+ * line: rows per second and CPU seconds of the resolving (the start, loading the gazetteer and the resolver's
+ * tables, is reported apart). `npm run cli` runs the same code through tsx, which costs more per row (its helpers
+ * name every function made at run time).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,7 +39,7 @@ try {
 function run(name: string, addresses: readonly string[]) {
   const file = join(dir, `${name}.csv`);
   writeFileSync(file, csvRow(['id', 'address']) + addresses.map((a, i) => csvRow([i + 1, a])).join(''));
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'resolve', file];
+  const args = ['dist/cli/main.js', 'resolve', file];
   const started = performance.now();
   const child = spawnSync(pinned ? 'taskset' : process.execPath, pinned ? ['-c', cpu, process.execPath, ...args] : args, {
     cwd: new URL('..', import.meta.url), encoding: 'utf8', maxBuffer: 1 << 30,
