@@ -438,6 +438,9 @@ async function main(): Promise<void> {
       }
     }
   }
+  // Where the peak is set: the server's highest RSS so far, after the first requests (which prepare the downloads)
+  // and after each scenario.
+  console.error(`  server RSS peak after the first request of every scenario: ${targetRss.peakMb?.toFixed(0) ?? 'n/a'} MB`);
   /** A same-bytes server for one scenario: the captured answer on the same route, so it gets the very same requests. */
   const startSameBytes = async (scenario: Scenario) => {
     const answer = captured.get(scenario)!;
@@ -529,7 +532,8 @@ async function main(): Promise<void> {
     if (sameBytes) await stop(sameBytes);
     const per = scenario.perRequest ? ` (${scenario.perRequest.unit} per second against its requests per second)` : '';
     console.error(`  ${scenario.name}${per}: ${against.map((a) => `${pct(a.ratio)} of ${a.kind} req/s (${range(a.ratioInterval)}), ${pct(a.cpuRatio)} of its CPU per request `
-      + `(${range(a.cpuRatioInterval)})`).join('; ')}${errors ? ` errors=${errors}` : ''}${unexpectedText ? ` unexpected statuses: ${unexpectedText}` : ''}`);
+      + `(${range(a.cpuRatioInterval)})`).join('; ')}${errors ? ` errors=${errors}` : ''}${unexpectedText ? ` unexpected statuses: ${unexpectedText}` : ''}; `
+      + `server RSS peak so far ${targetRss.peakMb?.toFixed(0) ?? 'n/a'} MB`);
   }
 
   targetRss.stop();

@@ -7,6 +7,10 @@
  * their annotations (description, title, examples: the error envelope's text per status) serialize and validate
  * alike: neither compiler reads annotations (and Ajv's errors, which the error handler turns into details, name the
  * keyword, path and parameters, never a description).
+ *
+ * Each distinct schema is also compiled only when first used (or by `compilePending()`, which the server runs in idle
+ * turns of the event loop once it listens, and a test runs over the whole app): compiling them at registration was
+ * about 150 ms of CPU before the server could answer (`--cpu-prof` of the start, 2026-11-23), a tenth of the start.
  */
 import AjvCompiler from '@fastify/ajv-compiler';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
@@ -21,6 +25,46 @@ interface ValidatorRoute { schema: unknown; method: string; url: string; httpPar
 
 /** Counts of a factory's work (tests read them): schemas asked for, and how many were compiled. */
 export interface CompilerStats { requested: number; compiled: number }
+
+/**
+ * Compilations not run yet, each a function that runs it (once; running it again returns the same function). A
+ * schema's function runs its compilation on its first call otherwise.
+ */
+const pending = new Set<() => unknown>();
+
+/**
+ * Runs every pending compilation now (synchronously) and returns how many ran; throws the first compilation error.
+ * `slice`: at most this many, for callers that spread the work over turns of the event loop.
+ */
+export function compilePending(slice = Infinity): number {
+  let ran = 0;
+  for (const compile of pending) {
+    if (ran >= slice) break;
+    compile();
+    ran++;
+  }
+  return ran;
+}
+
+/** How many compilations are still pending. */
+export function pendingCompilations(): number {
+  return pending.size;
+}
+
+/** A function that compiles with `compile` on its first call (or from compilePending()) and then calls the result. */
+function deferred<F extends (data: never, context?: never) => unknown>(compile: () => F): { call: F; compiled: () => F } {
+  let fn: F | undefined;
+  const compiled = (): F => {
+    if (fn === undefined) {
+      fn = compile();
+      pending.delete(compiled);
+    }
+    return fn;
+  };
+  pending.add(compiled);
+  const call = ((data: never, context?: never) => (fn ?? compiled())(data, context)) as F;
+  return { call, compiled };
+}
 
 /** Keywords that only annotate a schema: they do not change what fast-json-stringify writes. */
 const ANNOTATIONS = new Set(['description', 'title', '$comment', 'example', 'examples']);
@@ -55,15 +99,18 @@ export function sharedSerializers(stats: CompilerStats = { requested: 0, compile
   // across them, by the shared schemas and options each compiler was made with as well as the route's schema.
   const compiled = new Map<string, Serializer>();
   return (externalSchemas, options) => {
-    const compile = build(externalSchemas, options);
+    let compile: ReturnType<SerializerFactory> | undefined;
     const context = JSON.stringify([externalSchemas, options]);
     return (route) => {
       stats.requested++;
       const key = `${context}\n${serializationKey(route.schema)}`;
       let serializer = compiled.get(key);
       if (!serializer) {
-        stats.compiled++;
-        serializer = compile(route);
+        serializer = deferred(() => {
+          stats.compiled++;
+          compile ??= build(externalSchemas, options);
+          return compile(route);
+        }).call;
         compiled.set(key, serializer);
       }
       return serializer;
@@ -81,7 +128,7 @@ export function sharedValidators(stats: CompilerStats = { requested: 0, compiled
   const build = AjvCompiler() as unknown as (externalSchemas: unknown, options: { customOptions?: unknown }) => (route: ValidatorRoute) => Validator;
   const compiled = new Map<string, Validator>();
   const factory = (externalSchemas: unknown, options: { customOptions?: unknown } = {}) => {
-    const compile = build(externalSchemas, options);
+    let compile: ((route: ValidatorRoute) => Validator) | undefined;
     // As @fastify/ajv-compiler keys its own pool of Ajv instances: the shared schemas and Ajv's options.
     const context = JSON.stringify([externalSchemas, options.customOptions]);
     return (route: ValidatorRoute) => {
@@ -89,14 +136,36 @@ export function sharedValidators(stats: CompilerStats = { requested: 0, compiled
       const key = `${context}\n${route.httpPart}\n${serializationKey(route.schema)}`;
       let validator = compiled.get(key);
       if (!validator) {
-        stats.compiled++;
-        validator = compile(route);
+        validator = deferredValidator(() => {
+          stats.compiled++;
+          compile ??= build(externalSchemas, options);
+          return compile(route);
+        });
         compiled.set(key, validator);
       }
       return validator;
     };
   };
   return factory as unknown as ValidatorFactory;
+}
+
+/**
+ * A deferred Ajv validator. Fastify reads two properties of a validator besides calling it: `schemaEnv` before each
+ * call (when present, it passes the parent object so that Ajv can coerce a root value) and `errors` after a failure.
+ * Here both come from the compiled function: `schemaEnv` compiles it (and is then a plain property, as Ajv's), and
+ * `errors` is read through (Ajv sets it on its function at each call).
+ */
+function deferredValidator(compile: () => Validator): Validator {
+  const { call, compiled } = deferred<Validator>(() => {
+    const validate = compile();
+    Object.defineProperty(call, 'schemaEnv', { value: (validate as { schemaEnv?: unknown }).schemaEnv, configurable: true });
+    return validate;
+  });
+  Object.defineProperties(call, {
+    schemaEnv: { get: () => (compiled() as { schemaEnv?: unknown }).schemaEnv, configurable: true },
+    errors: { get: () => (compiled() as { errors?: unknown }).errors },
+  });
+  return call;
 }
 
 /** Fastify's `schemaController` option with the shared serializers and validators. */

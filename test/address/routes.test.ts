@@ -1,13 +1,18 @@
 /** GET /v1/resolve, GET /resolve, POST /v1/resolve and GET /v1/validate through the real app (inject). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AddressInputError, resolverFor } from '../../src/address/resolve.js';
+import { v1Candidate } from '../../src/http/features/resolve/presenters.js';
+import { V1BatchResponse } from '../../src/http/features/resolve/schemas.js';
+import { schemaController } from '../../src/http/schema-compilers.js';
 import { buildApp } from '../../src/http/app.js';
 import { AccessControl } from '../../src/keys/access-control.js';
 import { createKey } from '../../src/keys/issue-keys.js';
 import type { KeyStore } from '../../src/keys/store.js';
 import { UsageMeter } from '../../src/keys/usage-meter.js';
-import { appOptions } from '../helper.js';
+import { appOptions, gazetteer, searchIndex } from '../helper.js';
 import { freshStore } from '../keys/stores.js';
 
 const q = (text: string) => encodeURIComponent(text);
@@ -96,6 +101,45 @@ describe('resolve routes (no key gate)', () => {
     assert.equal(data[1].error.code, 'invalid_request');
     assert.equal(data[2].data[0].code, '1710');
     assert.deepEqual(data[3], { status: 'success', data: [] });
+  });
+
+  it('POST /v1/resolve writes, byte for byte, what serializing the whole response object with its schema writes', async () => {
+    // The route serializes each address's result as it goes; the reference here is the former way: every result kept
+    // as an object and the whole V1BatchResponse serialized at the end by the same compiler, on a bare Fastify.
+    const resolver = resolverFor(gazetteer(), searchIndex());
+    const reference = Fastify({ schemaController: schemaController() });
+    reference.post('/', { schema: { response: { 200: V1BatchResponse } } }, (request) => ({
+      status: 'success',
+      data: (request.body as string[]).map((address) => {
+        try {
+          return { status: 'success', data: resolver.resolve(address).candidates.map(v1Candidate) };
+        } catch (error) {
+          if (error instanceof AddressInputError) return { status: 'error', error: { code: 'invalid_request', message: `This address ${error.message}.` } };
+          throw error;
+        }
+      }),
+    }));
+    try {
+      const evaluation = (JSON.parse(readFileSync(new URL('./eval-cases.json', import.meta.url), 'utf8')) as { input: string }[]).map((c) => c.input);
+      const batches = [
+        ['Tonle Basak Chamkar Mon', '   ', 'ក្រុងសៀមរាប', 'qqqzx', '#12, St. 271, Sangkat Toul Tom Poung 1, Khan Chamkar Mon, Phnom Penh'],
+        ['...'],
+        ['qqqzx'],
+        evaluation.slice(0, 100),
+        ['"quoted" \\ back\tslash', ...evaluation.slice(100, 130), '\u0000'],
+      ];
+      for (const batch of batches) {
+        const expected = await reference.inject({ method: 'POST', url: '/', payload: batch });
+        const response = await app.inject({ method: 'POST', url: '/v1/resolve', payload: batch });
+        assert.equal(response.statusCode, 200);
+        assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+        assert.equal(expected.statusCode, 200);
+        assert.equal(response.body, expected.body, `batch of ${batch.length} starting ${JSON.stringify(batch[0])}`);
+        assert.equal(Number(response.headers['content-length']), Buffer.byteLength(expected.body));
+      }
+    } finally {
+      await reference.close();
+    }
   });
 
   it('POST /v1/resolve refuses what is not a JSON array of 1 to 100 short strings', async () => {

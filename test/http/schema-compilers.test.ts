@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/http/app.js';
-import { type CompilerStats, serializationKey, sharedSerializers, sharedValidators } from '../../src/http/schema-compilers.js';
+import { type CompilerStats, compilePending, pendingCompilations, serializationKey, sharedSerializers, sharedValidators } from '../../src/http/schema-compilers.js';
 import { appOptions } from '../helper.js';
 
 const envelope = (description: string) => ({
@@ -34,9 +34,12 @@ describe('shared response serializers', () => {
     const other = factory({}, {})({ schema: { type: 'object', properties: { n: { type: 'integer' } } }, method: 'GET', url: '/c', httpStatus: '200' });
     assert.equal(one, two);
     assert.notEqual(one, other);
-    assert.deepEqual(stats, { requested: 3, compiled: 2 });
+    assert.deepEqual(stats, { requested: 3, compiled: 0 }, 'compiled on first use, not when asked for');
     assert.equal(one({ error: { code: 'x', extra: 1 }, description: 'd', title: 3, dropped: true }), '{"error":{"code":"x"},"description":"d","title":3}');
     assert.equal(other({ n: '7' }), '{"n":7}');
+    assert.deepEqual(stats, { requested: 3, compiled: 2 });
+    assert.equal(one({ error: { code: 'y' } }), '{"error":{"code":"y"}}');
+    assert.equal(stats.compiled, 2, 'compiled once');
   });
 
   it('does not share across different serializer options', () => {
@@ -45,6 +48,7 @@ describe('shared response serializers', () => {
     const route = { schema: { type: 'object', properties: { n: { type: 'integer' } } }, method: 'GET', url: '/c', httpStatus: '200' };
     factory({}, {})(route);
     factory({}, { rounding: 'ceil' })(route);
+    compilePending();
     assert.equal(stats.compiled, 2);
   });
 
@@ -58,12 +62,39 @@ describe('shared response serializers', () => {
     const params = factory({}, options)({ schema: query('Language.'), method: 'GET', url: '/c', httpPart: 'params' });
     assert.equal(a, b);
     assert.notEqual(a, params);
-    assert.deepEqual(stats, { requested: 3, compiled: 2 });
+    assert.deepEqual(stats, { requested: 3, compiled: 0 }, 'compiled on first use, not when asked for');
     assert.equal(a({ lang: 'km' }), true);
     assert.equal(a({ lang: 'fr' }), false);
+    // Fastify reads the errors of a failed validation from the function it called.
+    assert.equal((a as unknown as { errors: { keyword: string }[] }).errors[0]!.keyword, 'enum');
     assert.equal(a({ lang: 'en', other: 1 }), false);
+    assert.equal((a as unknown as { errors: { keyword: string }[] }).errors[0]!.keyword, 'additionalProperties');
+    assert.equal(params({ lang: 'km' }), true);
+    assert.deepEqual(stats, { requested: 3, compiled: 2 });
     factory({}, { customOptions: { removeAdditional: true } })({ schema: query('Language.'), method: 'GET', url: '/a', httpPart: 'querystring' });
+    compilePending();
     assert.equal(stats.compiled, 3, 'other Ajv options: compiled anew');
+  });
+
+  it('gives Ajv\'s schemaEnv, so that Fastify lets Ajv coerce a root value in place', () => {
+    const factory = sharedValidators() as unknown as (externals: unknown, options: unknown) => (route: unknown) => ((data: unknown, context?: unknown) => boolean) & { schemaEnv?: unknown };
+    const validate = factory({}, { customOptions: { coerceTypes: 'array' } })({ schema: { type: 'array', items: { type: 'string' } }, method: 'POST', url: '/d', httpPart: 'body' });
+    assert.ok(validate.schemaEnv, 'schemaEnv present (compiles the schema)');
+    const request = { body: 'x' as unknown };
+    assert.equal(validate(request.body, { parentData: request, parentDataProperty: 'body' }), true);
+    assert.deepEqual(request.body, ['x'], 'the root value coerced in its parent');
+  });
+
+  it('compiles every schema of the app (as the server does after it listens): none fails', async () => {
+    const app = await buildApp(appOptions());
+    try {
+      await app.ready();
+      assert.ok(pendingCompilations() > 30, `${pendingCompilations()} compilations pending after buildApp`);
+      assert.ok(compilePending() > 30);
+      assert.equal(pendingCompilations(), 0);
+    } finally {
+      await app.close();
+    }
   });
 
   it('leaves the app\'s answers as they were: a 404 and a 400 in each envelope', async () => {

@@ -7,6 +7,7 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
 import { AddressInputError, type AddressResolver, checkAddressInput } from '../../../address/resolve.js';
 import { validateAddress } from '../../../address/validate.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
@@ -19,7 +20,7 @@ import { errorResponses, IdentifierError, NotModified, V1Error } from '../../sch
 import { Envelope } from '../../schemas/identifier.js';
 import { identifierCandidate, v1Candidate } from './presenters.js';
 import {
-  MAX_BATCH, ResolveData, ResolveQuery, V1BatchResponse, V1ResolveBody, V1ResolveQuery, V1ResolveResponse, V1ValidateQuery,
+  MAX_BATCH, ResolveData, ResolveQuery, V1BatchItem, V1BatchResponse, V1ResolveBody, V1ResolveQuery, V1ResolveResponse, V1ValidateQuery,
   V1ValidateResponse,
 } from './schemas.js';
 
@@ -30,6 +31,11 @@ import {
  * noticeable time (a yield costs microseconds).
  */
 const BATCH_SLICE = 1;
+
+/** The batch body's bytes around its items (see the POST handler). */
+const BATCH_HEAD = Buffer.from('{"status":"success","data":[');
+const COMMA = Buffer.from(',');
+const BATCH_TAIL = Buffer.from(']}');
 
 export interface ResolveRouteOptions {
   gazetteer: Gazetteer;
@@ -161,7 +167,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
       }
       request.apiKey = { key: request.apiKey.key, limits };
     }
-    const one = (q: string) => {
+    const one = (q: string): Static<typeof V1BatchItem> => {
       try {
         return { status: 'success' as const, data: resolver.resolve(q).candidates.map(v1Candidate) };
       } catch (error) {
@@ -169,14 +175,26 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
         throw error;
       }
     };
+    // Each address's result is serialized as soon as it is resolved (by the route's serializer compiler, from the
+    // schema of one item of V1BatchResponse: the same code writes the same bytes) and kept only as UTF-8 bytes. Kept
+    // as objects until the end, 100 addresses' candidates lived across the batch's yields, survived the young
+    // generation's collections and were promoted: the batch scenario alone raised the server's RSS by about 58 MB.
+    // The body is `{"status":"success","data":[item,item,...]}`, byte for byte what serializing the whole object
+    // wrote (a test compares them).
+    const serializeItem = reply.compileSerializationSchema(V1BatchItem as unknown as Record<string, unknown>) as (item: Static<typeof V1BatchItem>) => string;
+    const parts: Buffer[] = [BATCH_HEAD];
     // The quota was charged above, synchronously; the addresses are resolved a few at a time, letting other requests
     // run between (a batch must not hold the event loop for the time of 100 addresses).
-    const data: ReturnType<typeof one>[] = [];
     for (let i = 0; i < addresses.length; i += BATCH_SLICE) {
       if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (const q of addresses.slice(i, i + BATCH_SLICE)) data.push(one(q));
+      for (const [j, q] of addresses.slice(i, i + BATCH_SLICE).entries()) {
+        if (i + j > 0) parts.push(COMMA);
+        parts.push(Buffer.from(serializeItem(one(q))));
+      }
     }
-    return { status: 'success' as const, data };
+    parts.push(BATCH_TAIL);
+    reply.type('application/json; charset=utf-8');
+    return Buffer.concat(parts) as never;
   });
 
   typed.get('/v1/validate', {
