@@ -8,6 +8,9 @@
  *
  *   npm run bench:profile                                  GET /v1/districts/12 with a key, 100,000 requests
  *   npm run bench:profile -- --path /lookup/120101 --amount 50000 --keep   (--keep: leave the .cpuprofile)
+ *   npm run bench:profile -- --callgrind --amount 10000    instructions per request under valgrind instead (repeatable
+ *                                                          on a busy machine; see bench/callgrind.ts), by group and
+ *                                                          function; --variant distB/server.js adds another build
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -20,7 +20,7 @@ const HEX = Buffer.from('0123456789abcdef', 'latin1');
  * A random (version 4) UUID, as crypto.randomUUID() makes, but as a flat string. randomUUID() concatenates 20
  * pieces: a rope, which V8 must flatten before Node's check of the x-correlation-id header value (a regular
  * expression) can read it, and that check then leaves its fast path for the runtime. Measured with callgrind
- * (instructions per id, the header check included): 4,400 with randomUUID(), 2,600 with this, which writes the 36
+ * (instructions per id, the header check included): 4,370 with randomUUID(), 2,650 with this, which writes the 36
  * characters into a buffer and reads them out as one string.
  */
 export function newUuid(): string {
