@@ -8,6 +8,9 @@
  *
  *   npm run bench:profile                                  GET /v1/districts/12 with a key, 100,000 requests
  *   npm run bench:profile -- --path /lookup/120101 --amount 50000 --keep   (--keep: leave the .cpuprofile)
+ *   npm run bench:profile -- --callgrind --amount 10000    instructions per request under valgrind instead (repeatable
+ *                                                          on a busy machine; see bench/callgrind.ts), by group and
+ *                                                          function; --variant distB/server.js adds another build
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,6 +19,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { countServer, printCounts, type Counted } from './callgrind.js';
 import { freePort } from './ports.js';
 import { createKey } from '../src/keys/issue-keys.js';
 import { openStore } from '../src/keys/open-store.js';
@@ -29,6 +33,9 @@ const { values: flags } = parseArgs({
     connections: { type: 'string', default: '100' },
     keep: { type: 'boolean', default: false },
     top: { type: 'string', default: '25' },
+    callgrind: { type: 'boolean', default: false },
+    'callgrind-warmup': { type: 'string', default: '20000' },
+    variant: { type: 'string' },
   },
 });
 const root = new URL('..', import.meta.url).pathname;
@@ -184,14 +191,34 @@ async function main(): Promise<void> {
   const headers = { 'x-api-key': key };
   const path = flags.path;
   const responses = join(dir, 'responses.json');
+  const capture = async (url: string) => {
+    const response = await fetch(url + path, { headers });
+    const body = Buffer.from(await response.arrayBuffer()).toString('base64');
+    const kept = [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name));
+    writeFileSync(responses, JSON.stringify([{ method: 'GET', url: new URL(path, url).pathname, status: response.status, headers: Object.fromEntries(kept), body }]));
+  };
+  const serviceEnv = { DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' };
 
-  const service = await profileServer(dir, 'kh-address', ['dist/server.js'],
-    { DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' }, path, headers, async (url) => {
-      const response = await fetch(url + path, { headers });
-      const body = Buffer.from(await response.arrayBuffer()).toString('base64');
-      const kept = [...response.headers].filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name));
-      writeFileSync(responses, JSON.stringify([{ method: 'GET', url: new URL(path, url).pathname, status: response.status, headers: Object.fromEntries(kept), body }]));
-    });
+  if (flags.callgrind) {
+    // Instructions per request (repeatable whatever the machine's load): see bench/callgrind.ts.
+    const common = { dir, root, path, headers, pinned, warmup: Number(flags['callgrind-warmup']), amount: Number(flags.amount),
+      connections: Number(flags.connections), pipelining: Number(flags.pipelining) };
+    const contenders: [string, Counted][] = [];
+    // About 50 times slower under valgrind: the load shedder would refuse (its threshold, not its check, is raised),
+    // and the usage flush, once a second, would come 50 times as often per request as at full speed.
+    const slowEnv = { ...serviceEnv, MAX_EVENT_LOOP_DELAY_MS: '60000', USAGE_FLUSH_MS: '50000', SHUTDOWN_TIMEOUT_MS: '120000' };
+    contenders.push(['kh-address', await countServer({ ...common, name: 'kh-address', nodeArgs: [...START_FLAGS, 'dist/server.js'], env: slowEnv, onReady: capture })]);
+    if (flags.variant) contenders.push(['variant', await countServer({ ...common, name: 'variant', nodeArgs: [...START_FLAGS, flags.variant], env: slowEnv })]);
+    contenders.push(['same bytes', await countServer({ ...common, name: 'same-bytes', nodeArgs: [...START_FLAGS, 'bench/same-bytes-server.mjs'], env: { RESPONSES: responses } })]);
+    console.log(`${path} with a key; pipelining ${flags.pipelining}, ${flags.connections} connections; under valgrind --tool=callgrind, `
+      + `${flags['callgrind-warmup']} requests of warm-up, then ${Math.max(2000, Math.round(Number(flags.amount) / 2))} more with instrumentation, then ${flags.amount} counted\n`);
+    printCounts(contenders, Number(flags.top));
+    if (flags.keep) console.log(`\ndumps kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+    return;
+  }
+
+  const service = await profileServer(dir, 'kh-address', ['dist/server.js'], serviceEnv, path, headers, capture);
   // The same requests (path and key header) as kh-address got: the same bytes in and out.
   const reference = await profileServer(dir, 'same-bytes', ['bench/same-bytes-server.mjs'], { RESPONSES: responses }, path, headers);
 

@@ -153,14 +153,16 @@ export class AccessControl {
     if (typeof header !== 'string') return INVALID;
     // Only well-formed keys are cached, so a hit needs no checksum (a hash) either.
     const cached = this.cache.get(header);
-    if (cached && cached.expires > Date.now()) {
+    // The time, read once for the whole admission (the cache, the meter's period, the limiter, the count).
+    const now = Date.now();
+    if (cached && cached.expires > now) {
       if (!cached.key) return INVALID;
-      const usagePeriod = this.meter.period();
+      const usagePeriod = this.meter.period(now);
       if (cached.key.allowedOrigins !== null) {
         const refused = checkOrigin(cached.key, originOf);
         if (refused) return refused;
       }
-      if (this.meter.isLoaded(quotaHolderOf(cached.key), usagePeriod)) return this.decide(cached.key, usagePeriod);
+      if (this.meter.isLoaded(quotaHolderOf(cached.key), usagePeriod)) return this.decide(cached.key, usagePeriod, true, now);
       return this.admitSlowly(header, cached.key, originOf);
     }
     if (!isWellFormedKey(header)) return INVALID;
@@ -202,7 +204,7 @@ export class AccessControl {
    * write, which brings the other replicas' counts, and decides again; if the write fails (the store is down), it
    * decides on what it knows (`blocks: false`), as known keys keep working during an outage.
    */
-  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true): Admission | Promise<Admission> {
+  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true, realNow = Date.now()): Admission | Promise<Admission> {
     // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
     const holder = quotaHolderOf(key);
     const used = this.meter.used(holder, usagePeriod);
@@ -211,7 +213,7 @@ export class AccessControl {
       // Each write lets at least one more request through (a block is never empty): this ends.
       return this.meter.sync().then((synced) => this.decide(key, this.meter.period(), synced));
     }
-    const nowMs = this.options.now?.().getTime() ?? Date.now();
+    const nowMs = this.options.now?.().getTime() ?? realNow;
     const period = this.clock.at(nowMs);
     const monthly = {
       quota: monthlyQuota, remaining: Math.max(0, monthlyQuota - used), resetSeconds: period.resetSeconds,
@@ -225,7 +227,7 @@ export class AccessControl {
     const rateState = { quota: perSecond, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
     if (!rate.allowed) return { outcome: 'rate_limited', key, limits: { monthly, perSecond: rateState, used }, retryAfter: rate.resetSeconds };
 
-    this.meter.countFor(key.id, holder, monthlyQuota);
+    this.meter.countFor(key.id, holder, monthlyQuota, this.meter.timeAt(realNow));
     if (++this.admittedSincePrune >= 10_000) {
       this.admittedSincePrune = 0;
       this.limiter.prune(nowMs);

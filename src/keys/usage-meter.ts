@@ -107,9 +107,21 @@ export class UsageMeter {
     await loading;
   }
 
-  /** The period facts of now, by this meter's clock: callers that need them too pass them back in (one clock read). */
-  period(): PeriodFacts {
-    return this.clock.at(this.nowMs());
+  /**
+   * This meter's time at the moment `realMs` (a Date.now() the caller read): the same, unless the meter was given a
+   * clock of its own (tests). The key gate reads the time once per request and passes it in: each Date.now() is a
+   * call into the runtime (about 130 instructions, measured with callgrind), and a request made five.
+   */
+  timeAt(realMs: number): number {
+    return this.options.now?.().getTime() ?? realMs;
+  }
+
+  /**
+   * The period facts of now (or of the moment `realMs`), by this meter's clock: callers that need them too pass them
+   * back in (one clock read).
+   */
+  period(realMs = Date.now()): PeriodFacts {
+    return this.clock.at(this.timeAt(realMs));
   }
 
   /** Whether the holder's monthly total is known for this month (then `used()` needs no store). */
