@@ -27,6 +27,16 @@ async function enabled(page: Page, label: string | RegExp): Promise<void> {
   assert.ok(await select.first().isEnabled(), `${String(label)} stays disabled`);
 }
 
+/**
+ * Waits until the select labelled `label` holds `code`: after the picker's value is set, its selects still show the
+ * previous lists (enabled) until the new ones have loaded, so waiting for "enabled" alone can pass too early.
+ */
+async function holds(page: Page, label: string, code: string): Promise<void> {
+  const select = page.getByLabel(label, { exact: true }).first();
+  for (let i = 0; i < 200 && (await select.inputValue()) !== code; i++) await page.waitForTimeout(50);
+  assert.equal(await select.inputValue(), code, `${label} never held ${code}`);
+}
+
 /** The fields the submitted page lists. */
 async function submittedFields(page: Page): Promise<Record<string, string>> {
   await page.locator('#submitted').waitFor();
@@ -224,11 +234,13 @@ describe('<kh-address-picker> in Chromium', () => {
     await page.goto(`${server.url}/widget/demo?lang=km`);
     await enabled(page, 'ខេត្ត/រាជធានី');
     await page.locator('#cascade-picker').evaluate((el) => { (el as unknown as { value: string }).value = '120401'; });
+    await holds(page, 'សង្កាត់', '120401');
     await enabled(page, 'ភូមិ');
     assert.equal(await page.getByLabel('ខណ្ឌ', { exact: true }).first().inputValue(), '1204');
     assert.equal(await page.getByLabel('សង្កាត់', { exact: true }).first().inputValue(), '120401');
     await shot('3-khmer-phnom-penh');
     await page.locator('#cascade-picker').evaluate((el) => { (el as unknown as { value: string }).value = '020101'; });
+    await holds(page, 'ឃុំ', '020101');
     await enabled(page, 'ភូមិ');
     assert.equal(await page.getByLabel('ស្រុក/ក្រុង', { exact: true }).first().inputValue(), '0201');
     assert.equal(await page.getByLabel('ឃុំ', { exact: true }).first().inputValue(), '020101');
