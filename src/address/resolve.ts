@@ -570,8 +570,8 @@ export class AddressResolver {
       if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
-    const bounds = new Float64Array(mentions.length);
-    for (let i = 0; i < mentions.length; i++) bounds[i] = mentions[i]!.weight + above[this.depth[mentions[i]!.u]!]! + (postal?.weight ?? 0);
+    const bounds: number[] = [];
+    for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + (postal?.weight ?? 0));
     // Heaviest bound first, ties in the mentions' order.
     const order = descending(bounds, null);
     const keptScores: number[] = [];
@@ -634,13 +634,7 @@ export class AddressResolver {
   /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
   private rank(readings: readonly Reading[]): Reading[] {
     // Units are ordered by level then code (see Gazetteer), so their index breaks ties the same way.
-    const scores = new Float64Array(readings.length);
-    const units = new Int32Array(readings.length);
-    for (let i = 0; i < readings.length; i++) {
-      scores[i] = readings[i]!.score;
-      units[i] = readings[i]!.top.u;
-    }
-    const ranked = descending(scores, units);
+    const ranked = descending(readings.map((r) => r.score), readings.map((r) => r.top.u));
     // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
     const kept: Reading[] = [];
     for (let i = 0; i < ranked.length; i++) {
@@ -1111,14 +1105,16 @@ const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
 /** Whether some key of an ascending list starts with `prefix` (binary search). */
 /**
  * Indexes of `keys`, highest key first; equal keys by `tie` ascending, or else in index order (stable). A merge sort
- * on typed arrays: Array.prototype.sort calling a comparator was a tenth of an address's time (three sorts of about 80).
+ * of indexes: Array.prototype.sort calling a comparator was a tenth of an address's time (three sorts of about 80).
+ * Plain arrays, not typed ones: a typed array of more than 64 bytes has its storage outside the heap, which costs
+ * more to make and to collect than these short-lived lists are worth.
  */
-export function descending(keys: Float64Array, tie: Int32Array | null): Int32Array {
+export function descending(keys: readonly number[], tie: readonly number[] | null): number[] {
   const n = keys.length;
-  let from = new Int32Array(n);
-  for (let i = 0; i < n; i++) from[i] = i;
+  let from: number[] = [];
+  for (let i = 0; i < n; i++) from.push(i);
   if (n < 2) return from;
-  let to = new Int32Array(n);
+  let to = from.slice();
   const before = (a: number, b: number) => keys[a]! > keys[b]! || (keys[a] === keys[b] && (tie === null ? a < b : tie[a]! < tie[b]! || (tie[a] === tie[b] && a < b)));
   for (let width = 1; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {
