@@ -8,14 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createKey } from '../src/keys/issue-keys.js';
-import { openStore } from '../src/keys/open-store.js';
 import { freePort } from './ports.js';
+import { benchmarkStore, cpuSeconds, START_FLAGS, statusMb } from './server-process.js';
 import { median } from './stats.js';
 
 const { values: flags, positionals } = parseArgs({
@@ -23,25 +22,11 @@ const { values: flags, positionals } = parseArgs({
 });
 const builds = positionals.length ? positionals : ['dist/server.js'];
 const root = new URL('..', import.meta.url).pathname;
-const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((word) => word.startsWith('--'));
 
-const cpuMs = (pid: number) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => {
-  try {
-    return sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return sum;
-  }
-}, 0);
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const cpuMs = (pid: number) => cpuSeconds(pid) * 1000;
+const rssMb = (pid: number) => statusMb(pid, 'VmRSS') ?? 0;
 
-const dir = mkdtempSync(join(os.tmpdir(), 'kh-batch-memory-'));
-const databaseUrl = `sqlite:${join(dir, 'keys.db')}`;
-const store = await openStore(databaseUrl);
-await store.createPlan({ name: 'benchmark', monthlyQuota: 1_000_000_000_000, perSecond: 1_000_000_000 });
-const { key } = await createKey(store, { plan: 'benchmark', name: 'benchmark' });
-await store.close();
-const env = { DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' };
+const { dir, key, env } = await benchmarkStore('kh-batch-memory-');
 const addresses = (JSON.parse(readFileSync(join(root, 'test/address/eval-cases.json'), 'utf8')) as { input: string }[]).map((c) => c.input);
 const body = JSON.stringify(addresses.slice(0, 100));
 

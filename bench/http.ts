@@ -27,7 +27,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -35,8 +35,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from './ports.js';
 import { loadGazetteer } from '../src/gazetteer/load.js';
-import { createKey } from '../src/keys/issue-keys.js';
-import { openStore } from '../src/keys/open-store.js';
+import { benchmarkStore, cpuSeconds, START_FLAGS, statusMb } from './server-process.js';
 import { median, medianInterval } from './stats.js';
 
 const { values: flags } = parseArgs({
@@ -74,8 +73,6 @@ const SETTINGS = {
 
 const root = new URL('..', import.meta.url).pathname;
 /** Node's flags in `npm start` (package.json): every server runs as production does, references included. */
-const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((word) => word.startsWith('--'));
 
 /** CPU pinning: servers on CPU 0, this process (the load generator) on the last CPU; none on a 1-CPU machine. */
 function pinning(): { serverCpu: number; loadCpu: number } | null {
@@ -146,32 +143,6 @@ async function stop(server: Server): Promise<void> {
   if (server.child.exitCode === null) await once(server.child, 'exit');
 }
 
-/** A field of /proc/<pid>/status in MB (Linux): VmRSS (resident now) or VmHWM (the most ever, start-up included). */
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
-  try {
-    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU seconds a process has run, all its threads (main, GC helpers, libuv pool), to the nanosecond: the sum of
- * /proc/<pid>/task/<tid>/schedstat's first field (Linux). /proc/<pid>/stat's ticks (10 ms) are too coarse for
- * runs of a few seconds.
- */
-function cpuSeconds(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return ns / 1e9;
-}
 
 /** The highest resident memory of a process, sampled every 50 ms. */
 class RssSampler {
@@ -327,15 +298,9 @@ function markdown(report: { date: string; machine: Record<string, unknown>; sett
 async function main(): Promise<void> {
   const loadAverageAtStart = os.loadavg().map((l) => Number(l.toFixed(1)));
   const gazetteer = loadGazetteer();
-  const dir = mkdtempSync(join(os.tmpdir(), 'kh-bench-'));
+  const { dir, key, env: targetEnv } = await benchmarkStore('kh-bench-');
   logDir = dir;
-  const databaseUrl = `sqlite:${join(dir, 'keys.db')}`;
-  const store = await openStore(databaseUrl);
-  await store.createPlan({ name: 'benchmark', monthlyQuota: 1_000_000_000_000, perSecond: 1_000_000_000 });
-  const { key } = await createKey(store, { plan: 'benchmark', name: 'benchmark' });
-  await store.close();
   const keyed = { 'x-api-key': key };
-  const targetEnv = { DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' };
   const probe = { path: '/v1/provinces', headers: keyed };
 
   // Time from process start to the first successful (keyed) request, on fresh processes.

@@ -14,15 +14,14 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { countServer, printCounts, type Counted } from './callgrind.js';
 import { freePort } from './ports.js';
-import { createKey } from '../src/keys/issue-keys.js';
-import { openStore } from '../src/keys/open-store.js';
+import { benchmarkStore, cpuSeconds, START_FLAGS } from './server-process.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -39,8 +38,6 @@ const { values: flags } = parseArgs({
   },
 });
 const root = new URL('..', import.meta.url).pathname;
-const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((word) => word.startsWith('--'));
 
 interface ProfileNode {
   id: number;
@@ -73,18 +70,6 @@ function group(frame: ProfileNode['callFrame']): string {
   return url;
 }
 
-/** CPU seconds of a process, all threads (Linux schedstat, nanoseconds). */
-function cpuSeconds(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ns / 1e9;
-}
 
 /** A coarser grouping, for the README: what each part of a request is for. */
 function category(g: string): string {
@@ -182,12 +167,7 @@ async function profileServer(dir: string, name: string, args: string[], env: Rec
 
 async function main(): Promise<void> {
   if (pinned) execFileSync('taskset', ['-a', '-p', '-c', String(cpus - 1), String(process.pid)], { stdio: 'ignore' });
-  const dir = mkdtempSync(join(os.tmpdir(), 'kh-profile-'));
-  const databaseUrl = `sqlite:${join(dir, 'keys.db')}`;
-  const store = await openStore(databaseUrl);
-  await store.createPlan({ name: 'benchmark', monthlyQuota: 1_000_000_000_000, perSecond: 1_000_000_000 });
-  const { key } = await createKey(store, { plan: 'benchmark', name: 'benchmark' });
-  await store.close();
+  const { dir, databaseUrl, key } = await benchmarkStore('kh-profile-');
   const headers = { 'x-api-key': key };
   const path = flags.path;
   const responses = join(dir, 'responses.json');

@@ -11,33 +11,19 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createKey } from '../src/keys/issue-keys.js';
-import { openStore } from '../src/keys/open-store.js';
 import { freePort } from './ports.js';
+import { benchmarkStore, cpuSeconds, START_FLAGS } from './server-process.js';
 import { median } from './stats.js';
 
 const { values: flags, positionals } = parseArgs({ options: { runs: { type: 'string', default: '8' } }, allowPositionals: true });
 const builds = positionals.length ? positionals : ['dist/server.js'];
 const root = new URL('..', import.meta.url).pathname;
-const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((word) => word.startsWith('--'));
 
-/** CPU time of every thread of `pid`, in ms (schedstat's first field: nanoseconds on the CPU). */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // the thread ended
-    }
-  }
-  return ns / 1e6;
-}
+/** CPU time of every thread of `pid`, in ms. */
+const cpuMs = (pid: number) => cpuSeconds(pid) * 1000;
 
 async function startOnce(entry: string, env: Record<string, string>, key: string): Promise<{ wallMs: number; cpuMs: number }> {
   const port = await freePort();
@@ -66,13 +52,7 @@ async function startOnce(entry: string, env: Record<string, string>, key: string
   }
 }
 
-const dir = mkdtempSync(join(os.tmpdir(), 'kh-startup-'));
-const databaseUrl = `sqlite:${join(dir, 'keys.db')}`;
-const store = await openStore(databaseUrl);
-await store.createPlan({ name: 'benchmark', monthlyQuota: 1_000_000_000_000, perSecond: 1_000_000_000 });
-const { key } = await createKey(store, { plan: 'benchmark', name: 'benchmark' });
-await store.close();
-const env = { DATABASE_URL: databaseUrl, DEV_KEY: 'off', LOG_LEVEL: 'info', NODE_ENV: 'production' };
+const { dir, key, env } = await benchmarkStore('kh-startup-');
 
 const results = new Map<string, { wallMs: number; cpuMs: number }[]>(builds.map((b) => [b, []]));
 for (let run = 0; run < Number(flags.runs); run++) {
