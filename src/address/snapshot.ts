@@ -10,9 +10,10 @@
  * faster, never change a result.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Unit } from '../gazetteer/types.js';
+import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
 import type { SavedPrefixes } from './prefixes.js';
 import type { PrefixSetName } from './resolve.js';
 
@@ -43,22 +44,15 @@ export function looseFingerprint(units: readonly Unit[]): string {
 
 export function writeLooseSnapshot(path: string, units: readonly Unit[], loose: ReadonlyMap<string, number[]>,
   prefixes: Record<PrefixSetName, SavedPrefixes>): void {
-  const file: SnapshotFile = { format: FORMAT, fingerprint: looseFingerprint(units), loose: [...loose], prefixes };
-  // Written aside then renamed: a server starting meanwhile reads the old file or the new one, never half of one.
-  writeFileSync(`${path}.tmp`, JSON.stringify(file));
-  renameSync(`${path}.tmp`, path);
+  writeSnapshotFile(path, { format: FORMAT, fingerprint: looseFingerprint(units), loose: [...loose], prefixes } satisfies SnapshotFile);
 }
 
 /** The table from the snapshot, or why it cannot be used. */
 export function readLooseSnapshot(path: string, units: readonly Unit[]):
   { loose: Map<string, number[]>; prefixes: Partial<Record<PrefixSetName, SavedPrefixes>> } | { unusable: string } {
-  let file: SnapshotFile;
-  try {
-    file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { unusable: code === 'ENOENT' ? 'no snapshot (npm run build writes it)' : `unreadable: ${(error as Error).message}` };
-  }
+  const read = readSnapshotFile<SnapshotFile>(path);
+  if ('unusable' in read) return read;
+  const { file } = read;
   if (file?.format !== FORMAT || file.fingerprint !== looseFingerprint(units)) {
     return { unusable: 'made from other data or code (npm run build writes a current one)' };
   }

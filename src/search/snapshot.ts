@@ -7,9 +7,10 @@
  * cannot be read, is ignored and the tables are built as before: it can make a start faster, never change a result.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Unit } from '../gazetteer/types.js';
+import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
 import type { Alias } from './aliases.js';
 import { type IndexTables, MultiMap } from './search-index.js';
 import { SortedKeys } from './sorted-keys.js';
@@ -89,22 +90,16 @@ interface SnapshotFile {
 
 export function writeSnapshot(path: string, units: readonly Unit[], aliases: readonly Alias[], tables: IndexTables): void {
   const file: SnapshotFile = { format: FORMAT, fingerprint: fingerprint(units, aliases), tables: encodeTables(tables) };
-  // Written aside then renamed: a server starting meanwhile reads the old file or the new one, never half of one.
-  writeFileSync(`${path}.tmp`, JSON.stringify(file));
-  renameSync(`${path}.tmp`, path);
+  writeSnapshotFile(path, file);
 }
 
 /** Why a snapshot was not used, or its tables. */
 export type SnapshotRead = { tables: IndexTables } | { unusable: string };
 
 export function readSnapshot(path: string, units: readonly Unit[], aliases: readonly Alias[]): SnapshotRead {
-  let file: SnapshotFile;
-  try {
-    file = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { unusable: code === 'ENOENT' ? 'no snapshot (npm run build writes it)' : `unreadable: ${(error as Error).message}` };
-  }
+  const read = readSnapshotFile<SnapshotFile>(path);
+  if ('unusable' in read) return read;
+  const { file } = read;
   if (file?.format !== FORMAT || file.fingerprint !== fingerprint(units, aliases)) {
     return { unusable: 'made from other data or code (npm run build writes a current one)' };
   }
