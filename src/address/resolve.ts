@@ -224,6 +224,11 @@ export class AddressResolver {
     this.parent = Int32Array.from(this.units, (unit) => (unit.parent_code === null ? -1 : this.indexOf.get(unit.parent_code)!));
     this.depth = Uint8Array.from(this.units, (unit) => LEVEL_DEPTH[unit.level]);
     this.noFormerParent = new Uint8Array(this.units.length);
+    this.listStamp = new Int32Array(this.units.length);
+    this.firstOf = new Int32Array(this.units.length);
+    this.bestStamp = new Int32Array(this.units.length);
+    this.bestAt = new Int32Array(this.units.length);
+    this.ancestorStamp = new Int32Array(this.units.length);
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.loose = options.loose ?? looseTable(this.units);
     const keys = new Set<string>();
@@ -305,7 +310,7 @@ export class AddressResolver {
     addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
 
-    const readings = this.complete(this.readings(mentions, postal), tokens);
+    const readings = this.complete(this.readings(mentions, postal), tokens, limit);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     const candidates = readings.slice(0, limit).map((reading, rank) =>
       this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
@@ -553,15 +558,55 @@ export class AddressResolver {
 
   // ---- readings ----
 
+  /**
+   * Scratch of readings(), reused by every address (no Map per address): each unit's mentions as a list, heaviest
+   * first, through `firstOf[u]` and `nextOf[mention]`, valid where `listStamp[u]` is the address's stamp; and the unit's
+   * best reading so far at `bestAt[u]` in the readings, valid where `bestStamp[u]` is.
+   */
+  private stamp = 0;
+  private readonly listStamp: Int32Array;
+  private readonly firstOf: Int32Array;
+  private nextOf = new Int32Array(MAX_MENTIONS + 8);
+  private readonly bestStamp: Int32Array;
+  private readonly bestAt: Int32Array;
+
   /** The best reading for each unit some mention names, as the most specific unit. */
   private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null): Reading[] {
-    const byUnit = new Map<number, Mention[]>();
-    for (const m of mentions) {
-      const list = byUnit.get(m.u);
-      if (list) list.push(m);
-      else byUnit.set(m.u, [m]);
+    const stamp = ++this.stamp;
+    const { listStamp, firstOf, bestStamp, bestAt } = this;
+    if (this.nextOf.length < mentions.length) this.nextOf = new Int32Array(mentions.length);
+    const nextOf = this.nextOf;
+    // Each unit's mentions, heaviest first (equal weights in the mentions' order).
+    for (let i = 0; i < mentions.length; i++) {
+      const m = mentions[i]!;
+      const u = m.u;
+      if (listStamp[u] !== stamp) {
+        listStamp[u] = stamp;
+        firstOf[u] = i;
+        nextOf[i] = -1;
+        continue;
+      }
+      let at = firstOf[u]!;
+      if (mentions[at]!.weight < m.weight) {
+        nextOf[i] = at;
+        firstOf[u] = i;
+        continue;
+      }
+      while (nextOf[at]! >= 0 && mentions[nextOf[at]!]!.weight >= m.weight) at = nextOf[at]!;
+      nextOf[i] = nextOf[at]!;
+      nextOf[at] = i;
     }
-    for (const list of byUnit.values()) if (list.length > 1) list.sort((x, y) => y.weight - x.weight);
+    /** The heaviest mention of unit `u` that overlaps none used; postal codes excluded. */
+    const takeBest = (u: number, used: readonly Mention[]): Mention | undefined => {
+      if (listStamp[u] !== stamp) return undefined;
+      next: for (let i = firstOf[u]!; i >= 0; i = nextOf[i]!) {
+        const m = mentions[i]!;
+        if (m.how === 'postal_code') continue;
+        for (const x of used) if (overlaps(x, m)) continue next;
+        return m;
+      }
+      return undefined;
+    };
     // A reading scores at most its top's weight plus the heaviest mention of each level above it (and the postal
     // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
     const heaviest = [0, 0, 0, 0];
@@ -571,32 +616,33 @@ export class AddressResolver {
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
     const bounds: number[] = [];
-    for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + (postal?.weight ?? 0));
+    const postalWeight = postal?.weight ?? 0;
+    for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + postalWeight);
     // Heaviest bound first, ties in the mentions' order.
     const order = descending(bounds, null);
     const keptScores: number[] = [];
-    const best = new Map<number, Reading>();
+    const out: Reading[] = [];
     for (let o = 0; o < order.length; o++) {
       const top = mentions[order[o]!]!;
       const topBound = bounds[order[o]!]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
-      if (top.how === 'postal_code' && byUnit.get(top.u)!.length > 1) continue;
+      if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
       const used: Mention[] = [top];
-      const former: [number, number][] = [];
+      let former: [number, number][] | null = null;
       let score = top.weight;
       // Current ancestors, then former parents (and their ancestors) where the current one is not named.
       for (let a = this.parent[top.u]!; a >= 0; a = this.parent[a]!) {
         // Nothing at this level is named: neither the parent nor a former one can be.
         if (heaviest[this.depth[a]!] === 0) continue;
-        let m = takeBest(byUnit.get(a), used);
+        let m = takeBest(a, used);
         if (!m) {
           const child = this.childOf(top.u, a);
           for (const f of this.formerParentsAt(child)) {
             if (this.depth[f] !== this.depth[a]) continue;
-            m = takeBest(byUnit.get(f), used);
+            m = takeBest(f, used);
             if (m) {
-              former.push([child, f]);
+              (former ??= []).push([child, f]);
               m = { ...m, weight: m.weight * BASE.former };
               break;
             }
@@ -618,8 +664,14 @@ export class AddressResolver {
       }
       // Ties go to the higher level (a commune named like one of its villages, with nothing else to tell).
       score -= 0.01 * this.depth[top.u]!;
-      const previous = best.get(top.u);
-      if (!previous || score > previous.score) best.set(top.u, { top, mentions: used, former, postal: postalState, score });
+      const u = top.u;
+      if (bestStamp[u] !== stamp) {
+        bestStamp[u] = stamp;
+        bestAt[u] = out.length;
+        out.push({ top, mentions: used, former: former ?? [], postal: postalState, score });
+      } else if (score > out[bestAt[u]!]!.score) {
+        out[bestAt[u]!] = { top, mentions: used, former: former ?? [], postal: postalState, score };
+      }
       // The best scores so far, descending (a short list).
       let at = keptScores.length;
       while (at > 0 && keptScores[at - 1]! < score) at--;
@@ -628,20 +680,32 @@ export class AddressResolver {
         if (keptScores.length > PRUNE_AFTER) keptScores.pop();
       }
     }
-    return [...best.values()];
+    return out;
   }
+
+  /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */
+  private readonly ancestorStamp: Int32Array;
 
   /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
   private rank(readings: readonly Reading[]): Reading[] {
     // Units are ordered by level then code (see Gazetteer), so their index breaks ties the same way.
-    const ranked = descending(readings.map((r) => r.score), readings.map((r) => r.top.u));
-    // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
+    const scores: number[] = [];
+    const units: number[] = [];
+    for (const r of readings) {
+      scores.push(r.score);
+      units.push(r.top.u);
+    }
+    const ranked = descending(scores, units);
+    const stamp = ++this.stamp;
+    const marked = this.ancestorStamp;
     const kept: Reading[] = [];
     for (let i = 0; i < ranked.length; i++) {
       const r = readings[ranked[i]!]!;
-      if (kept.some((k) => this.isAncestor(r.top.u, k.top.u))) continue;
+      // A unit ranked below one of its descendants adds nothing: the descendant's chain includes it.
+      if (marked[r.top.u] === stamp) continue;
       kept.push(r);
       if (kept.length >= MAX_CANDIDATES * 4) break;
+      for (let a = this.parent[r.top.u]!; a >= 0; a = this.parent[a]!) marked[a] = stamp;
     }
     return kept;
   }
@@ -652,9 +716,11 @@ export class AddressResolver {
    * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
    * spellings one or two signs apart (ឫ/ឬ, ូ/ួ, a doubled letter), Latin names with a letter or two wrong.
    */
-  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>): Reading[] {
-    let frontier = this.rank(readings).slice(0, 8);
-    const all = [...readings];
+  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number): Reading[] {
+    const ranked = this.rank(readings);
+    let frontier = ranked.slice(0, 8);
+    const floor = this.mattersFrom(ranked, limit);
+    const added: Reading[] = [];
     let lookups = 0;
     for (let round = 0; round < 2 && frontier.length > 0; round++) {
       const next: Reading[] = [];
@@ -662,7 +728,10 @@ export class AddressResolver {
         if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
-        for (const piece of this.pieces(reading, tokens).slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
+        const pieces = this.pieces(reading, tokens);
+        // What completing can add at most: a child named by the longest piece, then a grandchild by the next.
+        if (round === 0 ? reading.score + completionGain(pieces, 2) < floor : reading.score + completionGain(pieces, 1) < floor) continue;
+        for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
           addressWork.pieces++;
           const bestChild = this.nearestChild(reading.top.u, piece);
@@ -675,16 +744,45 @@ export class AddressResolver {
             score: reading.score + 0.01 * depthBefore + m.weight - 0.01 * depthAfter });
         }
       }
-      all.push(...next);
+      added.push(...next);
       frontier = next;
     }
+    // Nothing completed: the ranking stands (the readings are one per unit already).
+    if (added.length === 0) return ranked;
     // Keep the best reading per unit.
-    const best = new Map<number, Reading>();
-    for (const r of all) {
-      const previous = best.get(r.top.u);
-      if (!previous || r.score > previous.score) best.set(r.top.u, r);
+    const stamp = ++this.stamp;
+    const { bestStamp, bestAt } = this;
+    const best: Reading[] = [];
+    for (const list of [readings, added]) {
+      for (const r of list) {
+        const u = r.top.u;
+        if (bestStamp[u] !== stamp) {
+          bestStamp[u] = stamp;
+          bestAt[u] = best.length;
+          best.push(r);
+        } else if (r.score > best[bestAt[u]!]!.score) best[bestAt[u]!] = r;
+      }
     }
-    return this.rank([...best.values()]);
+    return this.rank(best);
+  }
+
+  /**
+   * The score under which a reading changes nothing the caller sees, for the first `limit` readings of a ranking:
+   * below the namesake band (AMBIGUOUS: within 2%) of the last of them, and below the reading each is measured against
+   * for its margin (the first that is neither its ancestor nor its descendant). Completion only raises scores, so a
+   * reading that cannot climb to it is left as it is (-Infinity: every reading matters).
+   */
+  private mattersFrom(ranked: readonly Reading[], limit: number): number {
+    const shown = Math.min(limit, ranked.length);
+    if (shown === 0) return -Infinity;
+    let floor = ranked[shown - 1]!.score * 0.98;
+    for (let i = 0; i < shown; i++) {
+      const u = ranked[i]!.top.u;
+      const next = ranked.find((r, k) => k !== i && !this.isAncestor(r.top.u, u) && !this.isAncestor(u, r.top.u));
+      if (!next) return -Infinity;
+      floor = Math.min(floor, next.score);
+    }
+    return floor;
   }
 
   /** Pieces of the input a reading leaves unexplained: Khmer between unit words, Latin word groups within a part. */
@@ -1132,19 +1230,24 @@ export function descending(keys: readonly number[], tie: readonly number[] | nul
   return from;
 }
 
-/** The heaviest of a unit's mentions (sorted, heaviest first) that overlaps none used; postal codes excluded. */
-function takeBest(mentions: readonly Mention[] | undefined, used: readonly Mention[]): Mention | undefined {
-  if (!mentions) return undefined;
-  next: for (const m of mentions) {
-    if (m.how === 'postal_code') continue;
-    for (const x of used) if (overlaps(x, m)) continue next;
-    return m;
-  }
-  return undefined;
-}
-
 function overlaps(a: Mention, b: Mention): boolean {
   return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end;
+}
+
+/**
+ * The most that completing a reading with `steps` of its pieces can add to its score: each child found weighs its
+ * piece's characters as a typo, with a unit word that agrees (see AddressResolver.mention), plus the level tie-break.
+ */
+function completionGain(pieces: readonly { chars: number }[], steps: number): number {
+  let first = 0;
+  let second = 0;
+  for (const { chars } of pieces) {
+    if (chars > first) {
+      second = first;
+      first = chars;
+    } else if (chars > second) second = chars;
+  }
+  return (first + (steps > 1 ? second : 0)) * BASE.typo * HINT_AGREES + 0.02 * steps;
 }
 
 /** Name characters in the input (unit words and fillers excluded): the denominator of coverage. */
