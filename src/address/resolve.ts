@@ -770,7 +770,8 @@ export class AddressResolver {
    * The score under which a reading changes nothing the caller sees, for the first `limit` readings of a ranking:
    * below the namesake band (AMBIGUOUS: within 2%) of the last of them, and below the reading each is measured against
    * for its margin (the first that is neither its ancestor nor its descendant). Completion only raises scores, so a
-   * reading that cannot climb to it is left as it is (-Infinity: every reading matters).
+   * reading that cannot climb to it is left as it is (-Infinity: every reading matters). The margin counts only up
+   * to MARGIN_SATURATES, so a reading far enough below changes no confidence even if it becomes the one measured against.
    */
   private mattersFrom(ranked: readonly Reading[], limit: number): number {
     const shown = Math.min(limit, ranked.length);
@@ -780,7 +781,9 @@ export class AddressResolver {
       const u = ranked[i]!.top.u;
       const next = ranked.find((r, k) => k !== i && !this.isAncestor(r.top.u, u) && !this.isAncestor(u, r.top.u));
       if (!next) return -Infinity;
-      floor = Math.min(floor, next.score);
+      // A margin of MARGIN_SATURATES or more counts as much as any (see confidenceOf): a reading that cannot climb
+      // above (1 - MARGIN_SATURATES) of this one's score leaves its confidence as it is, even measured against it.
+      floor = Math.min(floor, Math.max(next.score, ranked[i]!.score * (1 - MARGIN_SATURATES - 0.01)));
     }
     return floor;
   }
@@ -1264,6 +1267,9 @@ function quality(reading: Reading): number {
   return named.reduce((s, m) => s + BASE[m.how] * (reading.former.some(([, f]) => f === m.u) ? BASE.former : 1), 0) / named.length;
 }
 
+/** A margin (see confidenceOf) this large or larger counts fully. */
+const MARGIN_SATURATES = 0.25;
+
 /**
  * Confidence, 0-1: an estimate of the probability that the candidate is the unit the address means. A raw score
  * from four features:
@@ -1280,7 +1286,7 @@ export function confidenceOf(f: {
   coverage: number; quality: number; margin: number; rank: number; levels: number; warnings: readonly WarningCode[]; namesakes: number;
 }): number {
   let raw = f.quality * (0.3 + 0.7 * f.coverage);
-  raw *= 0.45 + 0.55 * Math.min(1, f.margin * 4);
+  raw *= 0.45 + 0.55 * Math.min(1, f.margin / MARGIN_SATURATES);
   if (f.levels === 1 && f.coverage < 1) raw *= 0.9;
   if (f.warnings.includes('UNIT_NOT_IN_PARENT') || f.warnings.includes('POSTAL_CODE_MISMATCH')) raw *= 0.8;
   let c = 1 - (1 - Math.max(0, Math.min(1, raw))) ** 2;
