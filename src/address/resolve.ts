@@ -145,6 +145,21 @@ interface Mention {
   latin?: { from: number; to: number };
 }
 
+/** A span of the input that names units: where it is, the unit words around it, and what it weighs. */
+interface SpanAt {
+  start: number;
+  end: number;
+  /** The level the unit word before the span (or an English one after it) announces. */
+  hint: Level | null;
+  /** Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ): the level the first announces, taken for a unit of that level. */
+  other: Level | null;
+  /** Before the match's base weight (see AddressResolver.mention). */
+  weight: number;
+  chars: number;
+  khmer: Mention['khmer'];
+  latin: Mention['latin'];
+}
+
 /** What a span of Latin words matches (see AddressResolver.latinSpan). */
 interface LatinSpan {
   compact: string;
@@ -229,6 +244,7 @@ export class AddressResolver {
     this.bestStamp = new Int32Array(this.units.length);
     this.bestAt = new Int32Array(this.units.length);
     this.ancestorStamp = new Int32Array(this.units.length);
+    this.seenStamp = new Int32Array(this.units.length);
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.loose = options.loose ?? looseTable(this.units);
     const keys = new Set<string>();
@@ -303,7 +319,7 @@ export class AddressResolver {
     const { parts, spans } = findParts(text);
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
-    const budget = new MentionBudget(mentions, this.parent);
+    const budget = new MentionBudget(mentions, this.parent, this.mentionOf);
     tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
     this.latinMentions(tokens.latin, mentions, budget);
     budget.release();
@@ -352,22 +368,38 @@ export class AddressResolver {
         const other = before ? hintAt.get(before.start) ?? null : null;
         const edge = clean[i] && clean[j] ? 1 : PARTIAL;
         const chars = j - i;
-        const seen = new Set<number>();
-        const make = (u: number, how: MatchHow) => {
-          const h = other !== null && other === this.units[u]!.level ? other : hint;
-          return this.mention(u, run.offsets[i]!, run.ends[j - 1]!, how, h, chars * edge, chars, { khmer: { run: r, from: i, to: j } });
-        };
-        const push = (units: readonly number[] | undefined, how: MatchHow) => {
-          for (const u of budget.take(units, (x) => make(x, how))) {
-            if (seen.has(u)) continue;
-            seen.add(u);
-            out.push(make(u, how));
-          }
-        };
-        push(exact, 'exact');
-        push(alias, 'alias');
+        const span: SpanAt = { start: run.offsets[i]!, end: run.ends[j - 1]!, hint, other, weight: chars * edge, chars,
+          khmer: { run: r, from: i, to: j }, latin: undefined };
+        this.spanStamp++;
+        this.addMentions(exact, 'exact', span, 1, out, budget);
+        this.addMentions(alias, 'alias', span, 1, out, budget);
       }
     }
+  }
+
+  /** Where `seenStamp[u]` is `spanStamp`, the span being read has a mention of unit `u` already. */
+  private spanStamp = 0;
+  private readonly seenStamp: Int32Array;
+
+  /** Mentions of `units` (those the budget takes now, not yet mentioned by this span) matched `how`; how many. */
+  private addMentions(units: readonly number[] | undefined, how: MatchHow, span: SpanAt, factor: number, out: Mention[], budget: MentionBudget): number {
+    const taken = budget.take(units, how, span, factor);
+    let added = 0;
+    for (let k = 0; k < taken.length; k++) {
+      const u = taken[k]!;
+      if (this.seenStamp[u] === this.spanStamp) continue;
+      this.seenStamp[u] = this.spanStamp;
+      out.push(this.spanMention(u, how, span, factor));
+      added++;
+    }
+    return added;
+  }
+
+  private readonly mentionOf = (u: number, how: MatchHow, span: SpanAt, factor: number) => this.spanMention(u, how, span, factor);
+  /** A mention of unit `u` by a span. */
+  private spanMention(u: number, how: MatchHow, span: SpanAt, factor: number): Mention {
+    const hint = span.other !== null && span.other === LEVELS[this.depth[u]!] ? span.other : span.hint;
+    return this.mention(u, span.start, span.end, how, hint, span.weight * factor, span.chars, span);
   }
 
   private latinMentions(words: readonly LatinWord[], out: Mention[], budget: MentionBudget): void {
@@ -403,28 +435,13 @@ export class AddressResolver {
         }
         const hint = this.latinHint(words, a, b);
         if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
-        let found = false;
-        const seen = new Set<number>();
-        // Deferred namesakes are made later (MentionBudget.release): the closure keeps this span's characters.
-        const spanChars = chars;
-        const make = (u: number, how: MatchHow) => this.mention(u, words[a]!.start, last.end, how, hint, spanChars, spanChars, { latin: { from: a, to: b } });
-        const push = (units: readonly number[] | undefined, how: MatchHow) => {
-          for (const u of budget.take(units, (x) => make(x, how))) {
-            if (seen.has(u)) continue;
-            seen.add(u);
-            found = true;
-            out.push(make(u, how));
-          }
-        };
-        push(forms.exact, 'exact');
-        push(forms.alias, 'alias');
-        push(forms.variant, 'variant');
-        push(forms.aliasVariant, 'alias');
-        if (!found) {
-          const before = out.length;
-          push(forms.loose, 'variant');
-          for (let k = before; k < out.length; k++) out[k]!.weight *= LOOSE;
-        }
+        const span: SpanAt = { start: words[a]!.start, end: last.end, hint, other: null, weight: chars, chars, khmer: undefined, latin: { from: a, to: b } };
+        this.spanStamp++;
+        let found = this.addMentions(forms.exact, 'exact', span, 1, out, budget) > 0;
+        found = this.addMentions(forms.alias, 'alias', span, 1, out, budget) > 0 || found;
+        found = this.addMentions(forms.variant, 'variant', span, 1, out, budget) > 0 || found;
+        found = this.addMentions(forms.aliasVariant, 'alias', span, 1, out, budget) > 0 || found;
+        if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
         if (found) for (let k = a; k < b; k++) explained[k] = 1;
         else if (b - a <= 4) typoSpans.push([a, b]);
       }
@@ -550,7 +567,7 @@ export class AddressResolver {
   }
 
   private mention(u: number, start: number, end: number, how: MatchHow, hint: Level | null, weight: number, chars: number,
-    where: Pick<Mention, 'khmer' | 'latin'>): Mention {
+    where: { khmer?: Mention['khmer']; latin?: Mention['latin'] }): Mention {
     const agree = hint === null ? 1 : hint === LEVELS[this.depth[u]!] ? HINT_AGREES : HINT_DISAGREES;
     // Every mention has the same shape (khmer and latin both present, one undefined): faster property reads.
     return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer: where.khmer, latin: where.latin };
@@ -1107,8 +1124,9 @@ const MAX_PIECE_LOOKUPS = 96;
  */
 class MentionBudget {
   private readonly texts = new Map<string, number>();
-  private readonly deferred: { units: readonly number[]; make: (u: number) => Mention }[] = [];
-  constructor(private readonly out: Mention[], private readonly parent: Int32Array) {}
+  private readonly deferred: { units: readonly number[]; how: MatchHow; span: SpanAt; factor: number }[] = [];
+  constructor(private readonly out: Mention[], private readonly parent: Int32Array,
+    private readonly mentionOf: (u: number, how: MatchHow, span: SpanAt, factor: number) => Mention) {}
 
   private spans = 0;
   private typoSpans = 0;
@@ -1138,11 +1156,11 @@ class MentionBudget {
   }
 
   /** The units to add now: all of a short list; of a long one the first few, the others deferred. */
-  take(units: readonly number[] | undefined, make: (u: number) => Mention): readonly number[] {
+  take(units: readonly number[] | undefined, how: MatchHow, span: SpanAt, factor: number): readonly number[] {
     const room = MAX_MENTIONS - this.out.length;
-    if (!units || room <= 0) return [];
+    if (!units || room <= 0) return NONE;
     if (units.length <= MANY_NAMESAKES) return units.length <= room ? units : units.slice(0, room);
-    this.deferred.push({ units, make });
+    this.deferred.push({ units, how, span, factor });
     return units.slice(0, Math.min(NAMESAKES_KEPT, room));
   }
 
@@ -1155,13 +1173,13 @@ class MentionBudget {
     if (this.deferred.length === 0) return;
     const named = new Set<number>();
     for (const m of this.out) named.add(m.u);
-    for (const { units, make } of this.deferred) {
+    for (const { units, how, span, factor } of this.deferred) {
       for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS && this.deferredUnits < MAX_DEFERRED_UNITS; i++) {
         this.deferredUnits++;
         const u = units[i]!;
         for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
           if (named.has(a)) {
-            this.out.push(make(u));
+            this.out.push(this.mentionOf(u, how, span, factor));
             break;
           }
         }
