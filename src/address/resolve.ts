@@ -514,19 +514,29 @@ export class AddressResolver {
     const c = compact(folded);
     const key = romanizationKey(folded);
     const loose = looseKey(folded);
-    const digits = c.replace(/\D/g, '');
-    // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
-    const sameNumber = (units: readonly number[] | undefined) => units?.filter((u) => this.digitsOf(u) === digits);
-    found = {
-      compact: c,
-      number: /^\d+$/.test(c),
-      grows: this.keyPrefixes.has(key.slice(0, -1)) || this.loosePrefixes.has(loose.slice(0, -1)),
-      exact: this.tables.latinExact.get(c),
-      alias: sameNumber(this.tables.aliasExact.get(c)),
-      variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
-      aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
-      loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
-    };
+    const grows = this.keyPrefixes.has(key.slice(0, -1)) || this.loosePrefixes.has(loose.slice(0, -1));
+    if (!grows && b > a + 1 && !NUMBER_LEAD.has(words[b - 1]!.word)) {
+      // Longer than a word and no name starts like it: latinMentions reads no match of it (none is possible).
+      found = { compact: c, number: false, grows, exact: undefined, alias: undefined, variant: undefined, aliasVariant: undefined, loose: undefined };
+    } else {
+      const digits = c.replace(/\D/g, '');
+      // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
+      const sameNumber = (units: readonly number[] | undefined) => {
+        if (units === undefined) return undefined;
+        for (let i = 0; i < units.length; i++) if (this.digitsOf(units[i]!) !== digits) return units.filter((u) => this.digitsOf(u) === digits);
+        return units;
+      };
+      found = {
+        compact: c,
+        number: /^\d+$/.test(c),
+        grows,
+        exact: this.tables.latinExact.get(c),
+        alias: sameNumber(this.tables.aliasExact.get(c)),
+        variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
+        aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
+        loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
+      };
+    }
     if (this.latinSpans.size >= SPANS_KEPT) this.latinSpans.clear();
     this.latinSpans.set(text, found);
     return found;

@@ -76,6 +76,9 @@ class Matches {
   }
 }
 
+/** One-unit lists, made once per unit and shared by every lookup (read-only, as get() returns them). */
+const SINGLE: (readonly number[] | undefined)[] = [];
+
 /** Key -> units; a bare number for the usual single unit (less memory than an array each). */
 export class MultiMap {
   constructor(private readonly map = new Map<string, number | number[]>()) {}
@@ -88,7 +91,7 @@ export class MultiMap {
   }
   get(key: string): readonly number[] | undefined {
     const found = this.map.get(key);
-    return typeof found === 'number' ? [found] : found;
+    return typeof found === 'number' ? (SINGLE[found] ??= [found]) : found;
   }
   keys(): IterableIterator<string> {
     return this.map.keys();
