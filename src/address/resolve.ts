@@ -665,7 +665,9 @@ export class AddressResolver {
         let m = takeBest(a, used);
         if (!m) {
           const child = this.childOf(top.u, a);
-          for (const f of this.formerParentsAt(child)) {
+          const formers = this.formerParentsAt(child);
+          for (let k = 0; k < formers.length; k++) {
+            const f = formers[k]!;
             if (this.depth[f] !== this.depth[a]) continue;
             m = takeBest(f, used);
             if (m) {
@@ -703,8 +705,9 @@ export class AddressResolver {
       let at = keptScores.length;
       while (at > 0 && keptScores[at - 1]! < score) at--;
       if (at < PRUNE_AFTER) {
-        keptScores.splice(at, 0, score);
-        if (keptScores.length > PRUNE_AFTER) keptScores.pop();
+        if (keptScores.length < PRUNE_AFTER) keptScores.push(score);
+        for (let k = keptScores.length - 1; k > at; k--) keptScores[k] = keptScores[k - 1]!;
+        keptScores[at] = score;
       }
     }
     return out;
@@ -1231,31 +1234,40 @@ const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
 
 const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
 
-/** Whether some key of an ascending list starts with `prefix` (binary search). */
 /**
- * Indexes of `keys`, highest key first; equal keys by `tie` ascending, or else in index order (stable). A merge sort
- * of indexes: Array.prototype.sort calling a comparator was a tenth of an address's time (three sorts of about 80).
- * Plain arrays, not typed ones: a typed array of more than 64 bytes has its storage outside the heap, which costs
- * more to make and to collect than these short-lived lists are worth.
+ * Indexes of `keys`, highest key first; equal keys by `tie` ascending, or else in index order (stable). A natural
+ * merge sort of indexes: the runs already in order (a name's namesakes, with equal weights, come together; readings
+ * come roughly in their bounds' order) are found first, then merged pairwise. Array.prototype.sort calling a
+ * comparator was a tenth of an address's time (three sorts of about 80). Plain arrays, not typed ones: a typed array
+ * of more than 64 bytes has its storage outside the heap, which costs more to make and to collect than these
+ * short-lived lists are worth.
  */
 export function descending(keys: readonly number[], tie: readonly number[] | null): number[] {
   const n = keys.length;
   let from: number[] = [];
   for (let i = 0; i < n; i++) from.push(i);
   if (n < 2) return from;
-  let to = from.slice();
   const before = (a: number, b: number) => keys[a]! > keys[b]! || (keys[a] === keys[b] && (tie === null ? a < b : tie[a]! < tie[b]! || (tie[a] === tie[b] && a < b)));
-  for (let width = 1; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
+  // Where each run in order starts, and n.
+  let runs: number[] = [0];
+  for (let i = 1; i < n; i++) if (before(i, i - 1)) runs.push(i);
+  runs.push(n);
+  let to = from.slice();
+  while (runs.length > 2) {
+    const merged: number[] = [0];
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const lo = runs[r]!;
+      const mid = runs[r + 1]!;
+      const hi = r + 2 < runs.length ? runs[r + 2]! : mid;
       let i = lo;
       let j = mid;
       let k = lo;
       while (i < mid && j < hi) to[k++] = before(from[j]!, from[i]!) ? from[j++]! : from[i++]!;
       while (i < mid) to[k++] = from[i++]!;
       while (j < hi) to[k++] = from[j++]!;
+      merged.push(hi);
     }
+    runs = merged;
     [from, to] = [to, from];
   }
   return from;
