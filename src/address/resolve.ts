@@ -121,12 +121,12 @@ const MAX_KHMER_SPAN = 40;
 const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
 /**
- * Entries of each memo of the resolver (Latin spans, Khmer spans, nearest children), at most: then forgotten all at
- * once. About 200 bytes an entry, so the memos stay under about 4 MB however many addresses (or hostile inputs) come
- * (20,000 entries, 15 MB, were a few per cent faster on distinct addresses but took the server's peak memory over its
- * 250 MB budget in the full benchmark).
+ * Entries of each memo of the resolver (Latin spans, Khmer spans, nearest children), at most, by default: then
+ * forgotten all at once. About 200 bytes an entry, so the memos stay under about 4 MB however many addresses (or
+ * hostile inputs) come (20,000 entries, 15 MB, were a few per cent faster on distinct addresses but took the server's
+ * peak memory over its 250 MB budget in the full benchmark). See AddressResolver.spansKept.
  */
-const SPANS_KEPT = 5_000;
+export const SPANS_KEPT = 5_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 const NONE: readonly number[] = [];
 
@@ -216,6 +216,11 @@ export function looseTable(units: readonly Unit[]): Map<string, number[]> {
 }
 
 export class AddressResolver {
+  /**
+   * Entries of each memo, at most (SPANS_KEPT by default). The CLI, which runs alone and reads many addresses that
+   * share their names, keeps ten times as many (12% faster on 100,000 distinct addresses; its memory stays bounded).
+   */
+  spansKept = SPANS_KEPT;
   private readonly units: readonly Unit[];
   private readonly tables: IndexTables;
   private readonly indexOf = new Map<string, number>();
@@ -494,7 +499,7 @@ export class AddressResolver {
         exact: this.tables.khmerExact.get(text),
         alias: this.tables.aliasExact.get(text),
       };
-      if (this.khmerSpans.size >= SPANS_KEPT) this.khmerSpans.clear();
+      if (this.khmerSpans.size >= this.spansKept) this.khmerSpans.clear();
       this.khmerSpans.set(text, found);
     }
     return found;
@@ -537,7 +542,7 @@ export class AddressResolver {
         loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
       };
     }
-    if (this.latinSpans.size >= SPANS_KEPT) this.latinSpans.clear();
+    if (this.latinSpans.size >= this.spansKept) this.latinSpans.clear();
     this.latinSpans.set(text, found);
     return found;
   }
@@ -893,7 +898,7 @@ export class AddressResolver {
       } else if (d === bestDistance) best = -1;
     }
     if (bestDistance === Infinity) best = -1;
-    if (this.nearestChildren.size >= SPANS_KEPT) this.nearestChildren.clear();
+    if (this.nearestChildren.size >= this.spansKept) this.nearestChildren.clear();
     this.nearestChildren.set(key, best);
     return best;
   }

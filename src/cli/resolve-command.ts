@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createReadStream } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { AddressInputError, type AddressResolver, type Candidate, resolverFor } from '../address/resolve.js';
+import { AddressInputError, type AddressResolver, type Candidate, resolverFor, SPANS_KEPT } from '../address/resolve.js';
 import { loadGazetteer } from '../gazetteer/load.js';
 import { csvRow } from '../lib/csv.js';
 import { CsvStreamParser } from '../lib/csv-stream.js';
@@ -36,6 +36,9 @@ interface Outcome {
   status: Status;
   warnings: string;
 }
+
+/** Memo entries of the resolver (see AddressResolver.spansKept): a file's addresses share their names. */
+const BULK_SPANS_KEPT = 10 * SPANS_KEPT;
 
 /** Registers repeat addresses: the last results are kept (bounded), so a repeat costs a map lookup. */
 const CACHE_SIZE = 10_000;
@@ -123,17 +126,16 @@ export async function resolveCommand(args: string[], out: Writable, err: Writabl
   const source = file && file !== '-' ? createReadStream(file) : input;
   const gazetteer = loadGazetteer();
   const resolver = resolverFor(gazetteer, loadSearchIndex(gazetteer).index);
+  resolver.spansKept = BULK_SPANS_KEPT;
   const resolve = cached((address) => outcome(resolver, address));
   const progress = new Progress(err);
+  // Output is gathered and written in pieces of about 64 KB; a record is handled without awaiting unless one is due.
   let pending = '';
   const flush = async () => {
     if (pending && !out.write(pending)) await once(out, 'drain');
     pending = '';
   };
-  const emit = async (text: string) => {
-    pending += text;
-    if (pending.length > 64 * 1024) await flush();
-  };
+  const due = () => pending.length > 64 * 1024;
   source.setEncoding('utf8');
 
   if (format === 'csv') {
@@ -141,12 +143,12 @@ export async function resolveCommand(args: string[], out: Writable, err: Writabl
     let column = -1;
     let width = 0;
     const hasHeader = !values['no-header'];
-    const handle = async (record: string[]) => {
+    const handle = (record: string[]) => {
       if (column < 0) {
         if (hasHeader) {
           column = pickColumn(record, values.column);
           width = record.length;
-          await emit(csvRow([...record, ...OUTPUT_COLUMNS]));
+          pending += csvRow([...record, ...OUTPUT_COLUMNS]);
           return;
         }
         column = pickColumn(null, values.column);
@@ -154,13 +156,18 @@ export async function resolveCommand(args: string[], out: Writable, err: Writabl
       const o = resolve(record[column] ?? '');
       progress.count(o.status);
       const padded = record.length < width ? [...record, ...Array<string>(width - record.length).fill('')] : record;
-      await emit(csvRow([...padded, o.code, o.level, o.chain, o.chain_km, o.postal_code, o.confidence, o.status, o.warnings]));
+      pending += csvRow([...padded, o.code, o.level, o.chain, o.chain_km, o.postal_code, o.confidence, o.status, o.warnings]);
     };
-    for await (const chunk of source) for (const record of parser.push(chunk as string)) await handle(record);
-    for (const record of parser.end()) await handle(record);
+    for await (const chunk of source) {
+      for (const record of parser.push(chunk as string)) {
+        handle(record);
+        if (due()) await flush();
+      }
+    }
+    for (const record of parser.end()) handle(record);
   } else {
     const key = values.column ?? 'address';
-    const handle = async (line: string) => {
+    const handle = (line: string) => {
       if (line.trim() === '') return;
       let value: unknown;
       try {
@@ -173,16 +180,19 @@ export async function resolveCommand(args: string[], out: Writable, err: Writabl
       const address = (record as Record<string, unknown>)[key];
       const o = resolve(typeof address === 'string' ? address : '');
       progress.count(o.status);
-      await emit(`${JSON.stringify({ ...record, kh: o })}\n`);
+      pending += `${JSON.stringify({ ...record, kh: o })}\n`;
     };
     let carry = '';
     for await (const chunk of source) {
       const lines = (carry + (chunk as string)).split('\n');
       carry = lines.pop()!;
       if (carry.length > 1_000_000) throw new ResolveUsageError('a line is longer than 1,000,000 characters');
-      for (const line of lines) await handle(line);
+      for (const line of lines) {
+        handle(line);
+        if (due()) await flush();
+      }
     }
-    await handle(carry);
+    handle(carry);
   }
   await flush();
   err.write(progress.summary());
