@@ -14,6 +14,10 @@
  */
 import { createHash } from 'node:crypto';
 
+/** The resolver's sets (see AddressResolver), by the names the build's snapshot saves them under. */
+export const PREFIX_SET_NAMES = ['khmer', 'khmerWhole', 'key', 'loose'] as const;
+export type PrefixSetName = (typeof PREFIX_SET_NAMES)[number];
+
 /** Hashes saved by the build (base64 of the sorted Uint32Array), with the digest of the keys they were made from. */
 export interface SavedPrefixes {
   digest: string;
@@ -26,9 +30,12 @@ export class PrefixSet {
   /** SHA-256 of the keys, in order: what `saved()` hashes belong to. */
   readonly digest: string;
 
-  /** From the keys, or from `saved` hashes when they were made from the same keys. */
-  constructor(keys: readonly string[], saved?: SavedPrefixes) {
-    this.digest = createHash('sha256').update(keys.join('\n')).digest('hex');
+  /**
+   * From the keys, or from `saved` hashes when they were made from the same keys. `whole`: only the keys themselves,
+   * not their shorter prefixes (a set that answers "is this text a key?": a "no" is certain, a "yes" is to be checked).
+   */
+  constructor(keys: readonly string[], saved?: SavedPrefixes, { whole = false } = {}) {
+    this.digest = createHash('sha256').update(`${whole ? 'whole' : 'prefixes'}\n${keys.join('\n')}`).digest('hex');
     this.empty = keys.length === 0 || keys.every((key) => key.length === 0);
     if (saved?.digest === this.digest) {
       const bytes = Buffer.from(saved.hashes, 'base64');
@@ -37,7 +44,7 @@ export class PrefixSet {
         return;
       }
     }
-    this.hashes = PrefixSet.make(keys);
+    this.hashes = PrefixSet.make(keys, whole);
   }
 
   /** The hashes and the digest of their keys, for the build's snapshot. */
@@ -45,18 +52,19 @@ export class PrefixSet {
     return { digest: this.digest, hashes: Buffer.from(this.hashes.buffer, this.hashes.byteOffset, this.hashes.byteLength).toString('base64') };
   }
 
-  private static make(list: readonly string[]): Uint32Array {
+  private static make(list: readonly string[], whole: boolean): Uint32Array {
     let total = 0;
-    for (const key of list) total += key.length;
+    for (const key of list) total += whole ? 1 : key.length;
     // Written straight into a typed array: hashes above 2^31 pushed to a JS array would each be a heap number.
     const all = new Uint32Array(total);
     let at = 0;
     for (const key of list) {
-      let h = OFFSET;
+      let h = PrefixSet.START;
       for (let i = 0; i < key.length; i++) {
-        h = Math.imul(h ^ key.charCodeAt(i), PRIME) >>> 0;
-        all[at++] = h;
+        h = PrefixSet.step(h, key.charCodeAt(i));
+        if (!whole) all[at++] = h;
       }
+      if (whole) all[at++] = h;
     }
     const sorted = radixSort(all);
     let n = 0;
@@ -64,11 +72,22 @@ export class PrefixSet {
     return sorted.slice(0, n);
   }
 
+  /** The hash of the empty text; then step() for each UTF-16 code unit (a text can be hashed as it is read). */
+  static readonly START = 0x811c9dc5;
+  static step(hash: number, code: number): number {
+    return Math.imul(hash ^ code, 0x01000193) >>> 0;
+  }
+
   /** Whether some key starts with `prefix` (every key starts with the empty text). */
   has(prefix: string): boolean {
     if (prefix.length === 0) return !this.empty;
-    let h = OFFSET;
-    for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), PRIME) >>> 0;
+    let h = PrefixSet.START;
+    for (let i = 0; i < prefix.length; i++) h = PrefixSet.step(h, prefix.charCodeAt(i));
+    return this.hasHash(h);
+  }
+
+  /** has() for a non-empty text hashed with START and step(). */
+  hasHash(h: number): boolean {
     const { hashes } = this;
     let lo = 0;
     let hi = hashes.length;
@@ -95,5 +114,3 @@ function radixSort(values: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
   return from;
 }
 
-const OFFSET = 0x811c9dc5;
-const PRIME = 0x01000193;

@@ -22,7 +22,7 @@ import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
-import { PrefixSet, type SavedPrefixes } from './prefixes.js';
+import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot } from './snapshot.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 
@@ -192,7 +192,6 @@ export interface ResolverOptions {
   prefixes?: Partial<Record<PrefixSetName, SavedPrefixes>>;
 }
 
-export type PrefixSetName = 'khmer' | 'key' | 'loose';
 
 /**
  * Loose key of each unit's Latin names (see looseKey) -> the units (indexes): about 7,300 keys from 16,500 names. Made
@@ -235,6 +234,8 @@ export class AddressResolver {
   private readonly loosePrefixes: PrefixSet;
   /** Khmer names and alias spellings: whether one starts with a span. */
   private readonly khmerPrefixes: PrefixSet;
+  /** Khmer names and alias spellings themselves: whether a span may be one (then the tables are asked). */
+  private readonly khmerWhole: PrefixSet;
 
   constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
@@ -260,11 +261,12 @@ export class AddressResolver {
     this.keyPrefixes = new PrefixSet([...keys], saved.key);
     this.loosePrefixes = new PrefixSet([...this.loose.keys()], saved.loose);
     this.khmerPrefixes = new PrefixSet([...this.tables.khmerPrefix.keys, ...this.tables.aliasPrefix.keys], saved.khmer);
+    this.khmerWhole = new PrefixSet([...this.tables.khmerExact.keys(), ...this.tables.aliasExact.keys()], saved.khmerWhole, { whole: true });
   }
 
   /** The prefix sets' hashes, for the build's snapshot (./snapshot.ts). */
   savedPrefixes(): Record<PrefixSetName, SavedPrefixes> {
-    return { khmer: this.khmerPrefixes.saved(), key: this.keyPrefixes.saved(), loose: this.loosePrefixes.saved() };
+    return { khmer: this.khmerPrefixes.saved(), khmerWhole: this.khmerWhole.saved(), key: this.keyPrefixes.saved(), loose: this.loosePrefixes.saved() };
   }
 
   /**
@@ -358,14 +360,20 @@ export class AddressResolver {
     }
     for (const i of starts) {
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
+      // The span's hash, extended as the span grows (PrefixSet): no text is made for a span that names nothing.
+      let hash = PrefixSet.START;
+      let hashed = i;
       // One character only after a unit word (ភ.១, ភូមិ៥): a bare letter or digit is not a name.
       for (let j = i + (hintAt.has(i) ? 1 : 2); j <= limit; j++) {
         if (!isBoundary[j]) continue;
         if (!budget.spanLookup()) return;
-        const sub = text.slice(i, j);
-        const { grows, exact, alias } = this.khmerSpan(sub);
+        while (hashed < j) hash = PrefixSet.step(hash, text.charCodeAt(hashed++));
         // No name or alias starts with this: no longer span will match either.
-        if (!grows) break;
+        if (!this.khmerPrefixes.hasHash(hash)) break;
+        if (!this.khmerWhole.hasHash(hash)) continue;
+        const sub = text.slice(i, j);
+        const exact = this.tables.khmerExact.get(sub);
+        const alias = this.tables.aliasExact.get(sub);
         if ((!exact && !alias) || run.unitWords.some((w) => w.start === i && w.end === j) || !budget.span(sub)) continue;
         const hint = hintAt.get(i) ?? null;
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
@@ -487,22 +495,6 @@ export class AddressResolver {
         }
       }
     }
-  }
-
-  private readonly khmerSpans = new Map<string, { grows: boolean; exact: readonly number[] | undefined; alias: readonly number[] | undefined }>();
-  /** What a span of a Khmer run matches, and whether a longer span can: worked out once per text (bounded memo). */
-  private khmerSpan(text: string) {
-    let found = this.khmerSpans.get(text);
-    if (!found) {
-      found = {
-        grows: this.khmerPrefixes.has(text),
-        exact: this.tables.khmerExact.get(text),
-        alias: this.tables.aliasExact.get(text),
-      };
-      if (this.khmerSpans.size >= this.spansKept) this.khmerSpans.clear();
-      this.khmerSpans.set(text, found);
-    }
-    return found;
   }
 
   private readonly latinSpans = new Map<string, LatinSpan>();

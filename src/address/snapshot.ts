@@ -14,13 +14,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Unit } from '../gazetteer/types.js';
 import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
-import type { SavedPrefixes } from './prefixes.js';
-import type { PrefixSetName } from './resolve.js';
+import { PREFIX_SET_NAMES, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 
 /** dist/address-tables.json (written by `npm run build`; never committed). */
 export const ADDRESS_SNAPSHOT_PATH = fileURLToPath(new URL('../address-tables.json', import.meta.url));
 
-const FORMAT = 2;
+const FORMAT = 3;
 const CODE_DIRS = [new URL('.', import.meta.url), new URL('../search/', import.meta.url)].map((url) => fileURLToPath(url));
 
 interface SnapshotFile {
@@ -61,7 +60,7 @@ export function readLooseSnapshot(path: string, units: readonly Unit[]):
   if (!valid) return { unusable: 'malformed' };
   // Each set is used only if its digest matches the keys of this start (PrefixSet): a malformed one is left out.
   const prefixes: Partial<Record<PrefixSetName, SavedPrefixes>> = {};
-  for (const name of ['khmer', 'key', 'loose'] as const) {
+  for (const name of PREFIX_SET_NAMES) {
     const saved = file.prefixes?.[name];
     if (typeof saved?.digest === 'string' && typeof saved.hashes === 'string') prefixes[name] = saved;
   }

@@ -5,6 +5,7 @@
 import { loadGazetteer } from '../gazetteer/load.js';
 import { loadSearchIndex } from '../search/load.js';
 import { AddressResolver, looseTable } from './resolve.js';
+import { PREFIX_SET_NAMES } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot, writeLooseSnapshot } from './snapshot.js';
 
 const gazetteer = loadGazetteer();
@@ -15,5 +16,5 @@ writeLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units, loose, resolver.savedPrefixes()
 // What a start will do: a snapshot it would not use is a build error, not a silently slower start.
 const read = readLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units);
 if ('unusable' in read) throw new Error(`the address snapshot just written is not usable: ${read.unusable}`);
-if (Object.keys(read.prefixes).length !== 3) throw new Error('the address snapshot just written has no prefix sets');
+if (Object.keys(read.prefixes).length !== PREFIX_SET_NAMES.length) throw new Error('the address snapshot just written lacks prefix sets');
 console.log(`address resolver snapshot written: ${ADDRESS_SNAPSHOT_PATH}`);

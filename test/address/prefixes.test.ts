@@ -44,4 +44,29 @@ describe('PrefixSet', () => {
     // A corrupt saved set whose digest matches cannot be told from a good one; a wrong length is refused.
     assert.deepEqual(new PrefixSet(keys, { digest: saved.digest, hashes: 'AAA=' }).saved(), saved);
   });
+
+  it('a whole-key set says yes to every key and no to the shorter prefixes (no collision among these texts)', () => {
+    const whole = new PrefixSet(keys, undefined, { whole: true });
+    const isKey = new Set(keys);
+    for (const key of keys) assert.ok(whole.has(key), key);
+    let asked = 0;
+    for (const key of keys.slice(0, 3000)) {
+      for (let n = 1; n < key.length; n++) {
+        asked++;
+        assert.equal(whole.has(key.slice(0, n)), isKey.has(key.slice(0, n)), key.slice(0, n));
+      }
+    }
+    assert.ok(asked > 10_000);
+    // Not interchangeable with the prefix set of the same keys: saved hashes of one are not used for the other.
+    assert.notEqual(whole.digest, set.digest);
+    assert.notDeepEqual(new PrefixSet(keys, whole.saved()).saved(), whole.saved());
+  });
+
+  it('hashes a text read one code unit at a time as has() does', () => {
+    for (const key of keys.slice(0, 500)) {
+      let hash = PrefixSet.START;
+      for (let i = 0; i < key.length; i++) hash = PrefixSet.step(hash, key.charCodeAt(i));
+      assert.equal(set.hasHash(hash), true, key);
+    }
+  });
 });
