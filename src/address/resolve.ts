@@ -333,7 +333,7 @@ export class AddressResolver {
     addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
 
-    const readings = this.complete(this.readings(mentions, postal), tokens, limit);
+    const readings = this.complete(this.readings(mentions, postal, limit), tokens, limit);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     const candidates = readings.slice(0, limit).map((reading, rank) =>
       this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
@@ -595,7 +595,7 @@ export class AddressResolver {
   private readonly bestAt: Int32Array;
 
   /** The best reading for each unit some mention names, as the most specific unit. */
-  private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null): Reading[] {
+  private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null, limit: number): Reading[] {
     const stamp = ++this.stamp;
     const { listStamp, firstOf, bestStamp, bestAt } = this;
     if (this.nextOf.length < mentions.length) this.nextOf = new Int32Array(mentions.length);
@@ -646,10 +646,14 @@ export class AddressResolver {
     const order = descending(bounds, null);
     const keptScores: number[] = [];
     const out: Reading[] = [];
+    // For the best candidate alone, a reading under (1 - MARGIN_SATURATES) of the best score changes nothing the
+    // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows.
+    const unseen = limit === 1 ? 1 - MARGIN_SATURATES - 0.01 : 0;
     for (let o = 0; o < order.length; o++) {
       const top = mentions[order[o]!]!;
       const topBound = bounds[order[o]!]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
+      if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) break;
       if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
       const used: Mention[] = [top];
