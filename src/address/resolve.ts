@@ -75,8 +75,8 @@ export interface Candidate {
   unmatched: string[];
   matched: MatchedSpan[];
   warnings: Warning[];
-  /** The canonical address in Khmer and in Latin script. */
-  formatted: FormattedAddress;
+  /** The canonical address in Khmer and in Latin script (made when first read). */
+  readonly formatted: FormattedAddress;
   /** Internal: the reading's score (for ranking and tests). */
   score: number;
 }
@@ -965,9 +965,11 @@ export class AddressResolver {
     postal: { owner: number; weight: number } | null;
   }): Candidate {
     const unit = this.units[reading.top.u]!;
-    const lineage = [...this.gazetteer.ancestors(unit.code), unit];
-    const at = (level: Level) => lineage.find((x) => x.level === level) ?? null;
-    const chain: Chain = { province: at('province')!, district: at('district'), commune: at('commune'), village: at('village') };
+    // The unit and its ancestors, by depth.
+    const byDepth: (Unit | null)[] = [null, null, null, null];
+    for (let u = reading.top.u; u >= 0; u = this.parent[u]!) byDepth[this.depth[u]!] = this.units[u]!;
+    const at = (level: Level) => byDepth[LEVEL_DEPTH[level]]!;
+    const chain: Chain = { province: byDepth[0]!, district: byDepth[1]!, commune: byDepth[2]!, village: byDepth[3]! };
     const warnings: Warning[] = [];
     const name = (u: Unit) => `${u.unit_type_latin} ${u.name_latin} (${u.code})`;
     const nameKm = (u: Unit) => `${u.unit_type_km}${u.name_km} (${u.code})`;
@@ -1061,8 +1063,16 @@ export class AddressResolver {
       warnings: warnings.map((w) => w.code),
       namesakes: rivals.length,
     });
-    const formatted = formatAddress(chain, context.parts);
-    return { unit, chain, confidence, parts: context.parts, unmatched, matched, warnings, formatted, score: reading.score };
+    // Formatted when first read (the CLI never reads it).
+    const { parts } = context;
+    let formatted: FormattedAddress | undefined;
+    return {
+      unit, chain, confidence, parts, unmatched, matched, warnings,
+      get formatted() {
+        return (formatted ??= formatAddress(chain, parts));
+      },
+      score: reading.score,
+    };
   }
 
   /** Name characters the reading explains, and the pieces of the input nothing explained. */
