@@ -81,6 +81,17 @@ export interface Candidate {
   score: number;
 }
 
+/** A Candidate whose formatted address is made when first read (the CLI never reads it). */
+class ResolvedCandidate implements Candidate {
+  #formatted: FormattedAddress | undefined;
+  constructor(readonly unit: Unit, readonly chain: Chain, readonly confidence: number, readonly parts: AddressParts,
+    readonly unmatched: string[], readonly matched: MatchedSpan[], readonly warnings: Warning[], readonly score: number) {}
+
+  get formatted(): FormattedAddress {
+    return (this.#formatted ??= formatAddress(this.chain, this.parts));
+  }
+}
+
 export interface Resolution {
   /** The input after NFC normalisation (offsets in `matched` refer to it). */
   input: string;
@@ -1063,16 +1074,7 @@ export class AddressResolver {
       warnings: warnings.map((w) => w.code),
       namesakes: rivals.length,
     });
-    // Formatted when first read (the CLI never reads it).
-    const { parts } = context;
-    let formatted: FormattedAddress | undefined;
-    return {
-      unit, chain, confidence, parts, unmatched, matched, warnings,
-      get formatted() {
-        return (formatted ??= formatAddress(chain, parts));
-      },
-      score: reading.score,
-    };
+    return new ResolvedCandidate(unit, chain, confidence, context.parts, unmatched, matched, warnings, reading.score);
   }
 
   /** Name characters the reading explains, and the pieces of the input nothing explained. */
