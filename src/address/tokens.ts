@@ -14,6 +14,8 @@ export const KHMER_UNIT_WORDS: readonly (readonly [string, Level])[] = [
   ['រាជធានី', 'province'], ['ខេត្ត', 'province'], ['ស្រុក', 'district'], ['ខណ្ឌ', 'district'], ['ក្រុង', 'district'],
   ['សង្កាត់', 'commune'], ['ឃុំ', 'commune'], ['ភូមិ', 'village'],
 ];
+/** The first characters of the Khmer unit words. */
+const UNIT_WORD_STARTS = new Set(KHMER_UNIT_WORDS.map(([word]) => word.charCodeAt(0)));
 /** Abbreviations, written with a full stop: ភ. ឃ. ស. ស្រ. ខ. ក. (normalised: the stop removed). */
 const KHMER_ABBREVIATIONS: Record<string, Level> = {
   'ភ': 'village', 'ឃ': 'commune', 'ស': 'commune', 'ស្រ': 'district', 'ខ': 'district', 'ក': 'district',
@@ -62,6 +64,13 @@ const isKhmer = (c: number) => (c >= 0x1780 && c <= 0x17ff) || (c >= 0x19e0 && c
 const isZeroWidth = (c: number) => (c >= 0x200b && c <= 0x200d) || c === 0xfeff;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isSeparator = (ch: string) => ch === ',' || ch === ';' || ch === '\n' || ch === '\r' || ch === '|' || ch === '，' || ch === '។';
+const isAsciiAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || isDigit(c);
+/** Whether the character at `j` continues a Latin word: a letter, digit, mark or apostrophe, not Khmer. */
+function isWordChar(text: string, j: number): boolean {
+  const c = text.charCodeAt(j);
+  if (c < 0x80) return isAsciiAlnum(c) || c === 0x27;
+  return !isKhmer(c) && /[\p{L}\p{N}\p{M}’]/u.test(text[j]!);
+}
 /** Inside a Khmer name these mean nothing (as in search/khmer.ts). */
 const KHMER_SKIP = new Set([' ', '\t', '"', '\'', '«', '»', '‹', '›', '(', ')', '[', ']', '-', '.', '/', ':', '`', '\u00a0']);
 
@@ -92,9 +101,9 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
       i++;
     } else if (isKhmer(c) || (isDigit(c) && nextNonSpaceIsKhmer(text, i))) {
       i = khmerRun(text, i, skipped, segment, khmer);
-    } else if (/[\p{L}\p{N}]/u.test(ch)) {
+    } else if (c < 0x80 ? isAsciiAlnum(c) : /[\p{L}\p{N}]/u.test(ch)) {
       let j = i + 1;
-      while (j < n && skipped(j) < 0 && /[\p{L}\p{N}\p{M}'’]/u.test(text[j]!) && !isKhmer(text.charCodeAt(j))) j++;
+      while (j < n && isWordChar(text, j) && skipped(j) < 0) j++;
       // "S/K" (Sangkat) and "Kh." stay one word each.
       if (/^s$/i.test(text.slice(i, j)) && text[j] === '/' && /^k\b/i.test(text.slice(j + 1, j + 3))) {
         latin.push({ word: 'sk', start: i, end: j + 2, unit: 'commune', filler: false, segment });
@@ -178,6 +187,7 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   if (norm.length === 0) return Math.max(i, start + 1);
   for (let k = 0; k < norm.length; k++) {
     if (k > 0 && norm.charCodeAt(k - 1) === 0x17d2) continue;
+    if (!UNIT_WORD_STARTS.has(norm.charCodeAt(k))) continue;
     for (const [word, level] of KHMER_UNIT_WORDS) {
       if (norm.startsWith(word, k) && !unitWords.some((u) => u.start === k)) unitWords.push({ start: k, end: k + word.length, level });
     }
