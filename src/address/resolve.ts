@@ -262,6 +262,7 @@ export class AddressResolver {
     this.bestAt = new Int32Array(this.units.length);
     this.ancestorStamp = new Int32Array(this.units.length);
     this.seenStamp = new Int32Array(this.units.length);
+    this.named = { marks: new Int32Array(this.units.length), stamp: 0 };
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.loose = options.loose ?? looseTable(this.units);
     const keys = new Set<string>();
@@ -337,7 +338,7 @@ export class AddressResolver {
     const { parts, spans } = findParts(text);
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
-    const budget = new MentionBudget(mentions, this.parent, this.mentionOf);
+    const budget = new MentionBudget(mentions, this.parent, this.mentionOf, this.named);
     tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
     this.latinMentions(tokens.latin, mentions, budget);
     budget.release();
@@ -401,6 +402,8 @@ export class AddressResolver {
     }
   }
 
+  /** Scratch of MentionBudget.release(): the units mentioned, where `marks[u]` is its stamp. */
+  private readonly named: { marks: Int32Array; stamp: number };
   /** Where `seenStamp[u]` is `spanStamp`, the span being read has a mention of unit `u` already. */
   private spanStamp = 0;
   private readonly seenStamp: Int32Array;
@@ -1152,7 +1155,8 @@ class MentionBudget {
   private readonly texts = new Map<string, number>();
   private readonly deferred: { units: readonly number[]; how: MatchHow; span: SpanAt; factor: number }[] = [];
   constructor(private readonly out: Mention[], private readonly parent: Int32Array,
-    private readonly mentionOf: (u: number, how: MatchHow, span: SpanAt, factor: number) => Mention) {}
+    private readonly mentionOf: (u: number, how: MatchHow, span: SpanAt, factor: number) => Mention,
+    private readonly named: { marks: Int32Array; stamp: number }) {}
 
   private spans = 0;
   private typoSpans = 0;
@@ -1197,14 +1201,16 @@ class MentionBudget {
   /** Adds the deferred namesakes that have an ancestor among the units mentioned. */
   release(): void {
     if (this.deferred.length === 0) return;
-    const named = new Set<number>();
-    for (const m of this.out) named.add(m.u);
+    // The units mentioned so far, marked with a stamp of their own (not those the loop below adds).
+    const { named } = this;
+    const stamp = ++named.stamp;
+    for (const m of this.out) named.marks[m.u] = stamp;
     for (const { units, how, span, factor } of this.deferred) {
       for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS && this.deferredUnits < MAX_DEFERRED_UNITS; i++) {
         this.deferredUnits++;
         const u = units[i]!;
         for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
-          if (named.has(a)) {
+          if (named.marks[a] === stamp) {
             this.out.push(this.mentionOf(u, how, span, factor));
             break;
           }
