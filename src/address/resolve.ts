@@ -171,6 +171,12 @@ interface SpanAt {
   latin: Mention['latin'];
 }
 
+/** A node of the memo of Latin spans (see AddressResolver.latinSpans). */
+interface LatinNode {
+  span: LatinSpan | undefined;
+  next: Map<string, LatinNode> | undefined;
+}
+
 /** What a span of Latin words matches (see AddressResolver.latinSpan). */
 interface LatinSpan {
   compact: string;
@@ -438,22 +444,30 @@ export class AddressResolver {
     };
     const explained = new Uint8Array(words.length);
     const typoSpans: [number, number][] = [];
+    // Forgotten all at once, between addresses (a walk keeps its node).
+    if (this.latinNodes >= this.spansKept) {
+      this.latinSpans = new Map();
+      this.latinNodes = 0;
+    }
     for (let a = 0; a < words.length; a++) {
       if (words[a]!.filler) continue;
       // Whether the span has a word that is neither a unit word nor a filler, and the characters of those words.
       let named = false;
       let chars = 0;
+      // The memo's node of words [a, b).
+      let node: LatinNode | undefined;
       for (let b = a + 1; b <= Math.min(words.length, a + MAX_LATIN_SPAN); b++) {
         const last = words[b - 1]!;
         if (last.segment !== words[a]!.segment) break;
         if (b > a + 1 && last.start > words[b - 2]!.end + 3) break;
         if (!budget.spanLookup()) break;
+        node = this.latinNode(node === undefined ? this.latinSpans : (node.next ??= new Map()), last.word);
         if (last.unit === null && !last.filler) {
           named = true;
           chars += last.word.length;
         }
         if (!named || last.filler) continue;
-        const forms = this.latinSpan(words, a, b);
+        const forms = (node.span ??= this.latinSpan(words, a, b));
         // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
         if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !forms.grows) {
           // Typos are looked for in the spans no spelling explains, up to 4 words.
@@ -511,17 +525,32 @@ export class AddressResolver {
     }
   }
 
-  private readonly latinSpans = new Map<string, LatinSpan>();
   /**
-   * What a span of Latin words matches, worked out once per sequence of words (addresses reuse a small vocabulary):
-   * its compact form and key, whether a longer span can still match, and the units of each kind of match.
+   * What spans of Latin words match, remembered per sequence of words (addresses reuse a small vocabulary) as a tree
+   * of words: a span's node is its first word's here, then each next word's in the node before (one lookup of a word
+   * whose hash the string keeps, where a key of the span's whole text had to be made and hashed for every span).
+   * Bounded: forgotten all at once past spansKept nodes.
+   */
+  private latinSpans = new Map<string, LatinNode>();
+  private latinNodes = 0;
+  private latinNode(level: Map<string, LatinNode>, word: string): LatinNode {
+    let node = level.get(word);
+    if (node === undefined) {
+      level.set(word, (node = { span: undefined, next: undefined }));
+      this.latinNodes++;
+    }
+    return node;
+  }
+
+  /**
+   * What a span of Latin words matches: its compact form and key, whether a longer span can still match, and the
+   * units of each kind of match (remembered in latinSpans).
    */
   private latinSpan(words: readonly LatinWord[], a: number, b: number): LatinSpan {
-    let text = words[a]!.word;
-    for (let k = a + 1; k < b; k++) text += ` ${words[k]!.word}`;
-    let found = this.latinSpans.get(text);
-    if (found) return found;
-    const folded = normaliseNumbers(text.split(' '));
+    const typed: string[] = [];
+    for (let k = a; k < b; k++) typed.push(words[k]!.word);
+    let found: LatinSpan;
+    const folded = normaliseNumbers(typed);
     const c = compact(folded);
     const key = romanizationKey(folded);
     const loose = looseKey(folded);
@@ -548,8 +577,6 @@ export class AddressResolver {
         loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
       };
     }
-    if (this.latinSpans.size >= this.spansKept) this.latinSpans.clear();
-    this.latinSpans.set(text, found);
     return found;
   }
 
