@@ -40,18 +40,25 @@ interface Outcome {
 /** Memo entries of the resolver (see AddressResolver.spansKept): a file's addresses share their names. */
 const BULK_SPANS_KEPT = 10 * SPANS_KEPT;
 
-/** Registers repeat addresses: the last results are kept (bounded), so a repeat costs a map lookup. */
+/**
+ * Registers repeat addresses: the last results are kept (bounded), so a repeat costs a map lookup. Two generations of
+ * CACHE_SIZE each: when the young one is full it becomes the old one and the previous old one is dropped, so an
+ * insert costs no eviction of its own; a result found in the old generation moves to the young one.
+ */
 const CACHE_SIZE = 10_000;
 
 function cached(resolve: (address: string) => Outcome): (address: string) => Outcome {
-  const cache = new Map<string, Outcome>();
+  let young = new Map<string, Outcome>();
+  let old = new Map<string, Outcome>();
   return (address) => {
-    let found = cache.get(address);
-    if (found === undefined) {
-      found = resolve(address);
-      cache.set(address, found);
-      if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    let found = young.get(address);
+    if (found !== undefined) return found;
+    found = old.get(address) ?? resolve(address);
+    if (young.size >= CACHE_SIZE) {
+      old = young;
+      young = new Map();
     }
+    young.set(address, found);
     return found;
   };
 }

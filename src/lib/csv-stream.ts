@@ -6,6 +6,11 @@
 /** A field longer than this is refused (a runaway quote would otherwise read the whole file into one field). */
 export const MAX_FIELD = 1_000_000;
 
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+
 export class CsvStreamParser {
   private row: string[] = [];
   private field = '';
@@ -16,44 +21,68 @@ export class CsvStreamParser {
   private afterCr = false;
   private fieldStarted = false;
 
-  /** Parses the next piece of text; returns the records it completes. */
+  /**
+   * Parses the next piece of text; returns the records it completes. Runs of ordinary characters are appended as one
+   * slice, not character by character.
+   */
   push(text: string): string[][] {
     const records: string[][] = [];
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i]!;
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      const c = text.charCodeAt(i);
       if (this.afterCr) {
         this.afterCr = false;
-        if (ch === '\n') continue;
+        if (c === LF) {
+          i++;
+          continue;
+        }
       }
       if (this.quoted) {
         if (this.quoteSeen) {
           this.quoteSeen = false;
-          if (ch === '"') {
-            this.field += '"';
+          if (c === QUOTE) {
+            this.append(text, i, i + 1);
+            i++;
             continue;
           }
           this.quoted = false;
           // fall through: the character after the closing quote
-        } else if (ch === '"') {
+        } else if (c === QUOTE) {
           this.quoteSeen = true;
+          i++;
           continue;
         } else {
-          this.append(ch);
+          let j = i + 1;
+          while (j < n && text.charCodeAt(j) !== QUOTE) j++;
+          this.append(text, i, j);
+          i = j;
           continue;
         }
       }
-      if (ch === '"' && !this.fieldStarted) {
+      if (c === QUOTE && !this.fieldStarted) {
         this.quoted = true;
         this.fieldStarted = true;
-      } else if (ch === ',') {
+        i++;
+      } else if (c === COMMA) {
         this.endField();
-      } else if (ch === '\n' || ch === '\r') {
+        i++;
+      } else if (c === LF || c === CR) {
         this.endField();
         records.push(this.row);
         this.row = [];
-        this.afterCr = ch === '\r';
+        this.afterCr = c === CR;
+        i++;
       } else {
-        this.append(ch);
+        // An unquoted field: up to the next comma or line break (a quote inside it is a character like any other).
+        let j = i + 1;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === COMMA || d === LF || d === CR) break;
+          j++;
+        }
+        this.append(text, i, j);
+        i = j;
       }
     }
     return records;
@@ -69,10 +98,11 @@ export class CsvStreamParser {
     return [last];
   }
 
-  private append(ch: string): void {
+  /** Appends text[from, to) to the field. */
+  private append(text: string, from: number, to: number): void {
     this.fieldStarted = true;
-    if (this.field.length >= MAX_FIELD) throw new SyntaxError(`a CSV field is longer than ${MAX_FIELD} characters (an unterminated quote?)`);
-    this.field += ch;
+    if (this.field.length + (to - from) > MAX_FIELD) throw new SyntaxError(`a CSV field is longer than ${MAX_FIELD} characters (an unterminated quote?)`);
+    this.field += text.slice(from, to);
   }
 
   private endField(): void {

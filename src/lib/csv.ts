@@ -13,16 +13,20 @@ export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
+  // The field was quoted (so a last record of one empty quoted field, "", is still a record).
+  let quoted = false;
   let i = 0;
   const endField = () => {
     row.push(field);
     field = '';
+    quoted = false;
   };
   while (i < text.length) {
     const ch = text[i]!;
     if (ch === '"' && field === '') {
       const close = findClosingQuote(text, i + 1);
       field = text.slice(i + 1, close).replaceAll('""', '"');
+      quoted = true;
       i = close + 1;
       continue;
     }
@@ -38,7 +42,7 @@ export function parseCsv(text: string): string[][] {
     }
     i++;
   }
-  if (field !== '' || row.length > 0) {
+  if (field !== '' || quoted || row.length > 0) {
     endField();
     rows.push(row);
   }
