@@ -695,6 +695,7 @@ export class AddressResolver {
       const topBound = bounds[order[o]!]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) break;
+      if (unseen > 0 && keptScores.length > 0 && this.namedBound(top, mentions, heaviest, stamp) + postalWeight < keptScores[0]! * unseen) continue;
       if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
       const used: Mention[] = [top];
@@ -757,6 +758,23 @@ export class AddressResolver {
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */
   private readonly ancestorStamp: Int32Array;
+
+  /**
+   * A bound of a reading's score from `top` (postal code aside), tighter than its level's: `top`'s weight, plus for
+   * each ancestor the heaviest mention of it if it is mentioned, and at most the heaviest of its level if the child
+   * below it has, or may have, a former parent (not worked out yet); nothing for an ancestor that cannot be read.
+   */
+  private namedBound(top: Mention, mentions: readonly Mention[], heaviest: readonly number[], stamp: number): number {
+    let bound = top.weight;
+    let child = top.u;
+    for (let a = this.parent[top.u]!; a >= 0; child = a, a = this.parent[a]!) {
+      const d = this.depth[a]!;
+      if (heaviest[d] === 0) continue;
+      const own = this.listStamp[a] === stamp ? mentions[this.firstOf[a]!]!.weight : 0;
+      bound += this.noFormerParent[child] ? own : heaviest[d]!;
+    }
+    return bound;
+  }
 
   /** Best first; a unit ranked below one of its descendants is dropped (the descendant's chain includes it). */
   private rank(readings: readonly Reading[]): Reading[] {
