@@ -44,6 +44,17 @@ export interface AccessControlOptions {
 /** The origin of a request, asked only for browser keys (computing it costs a header parse). */
 export type OriginOf = () => string | undefined;
 
+/**
+ * What a connection last presented (see AccessControl.admit): a request on a kept-alive connection that sends the same
+ * key as the one before compares the two strings instead of hashing the key to look it up. Valid only while the
+ * cache's `version` is the same (every change of the cache, a forgotten key included, bumps it).
+ */
+export interface KeyMemo {
+  secret: string;
+  entry: CachedKey;
+  version: number;
+}
+
 const MISSING: Admission = { outcome: 'missing' };
 const INVALID: Admission = { outcome: 'invalid' };
 
@@ -54,7 +65,7 @@ function checkOrigin(key: KeyWithPlan, originOf: OriginOf | undefined): Admissio
   return { outcome: 'origin_not_allowed', key, origin };
 }
 
-interface CachedKey {
+export interface CachedKey {
   key: KeyWithPlan | undefined;
   /** Until when (epoch ms) the entry is used without asking the store. */
   expires: number;
@@ -72,6 +83,8 @@ export class AccessControl {
   private readonly lookups = new Map<string, Promise<KeyWithPlan | undefined>>();
   /** Bumped by forgetKey: a lookup that started before must not put back what was just forgotten. */
   private generation = 0;
+  /** Bumped by every change of the cache (an entry put, replaced or forgotten): connections' KeyMemos end. */
+  private version = 0;
   private readonly limiter = new RateLimiter();
   private readonly clock = new PeriodClock();
   private admittedSincePrune = 0;
@@ -88,12 +101,14 @@ export class AccessControl {
    */
   forgetKey(keyId: string): void {
     this.generation++;
+    this.version++;
     for (const [secret, entry] of this.cache) if (entry.key?.id === keyId) this.cache.delete(secret);
   }
 
   /** Forgets every cached key (an operator's change to a plan, which many keys share). */
   forgetCachedKeys(): void {
     this.generation++;
+    this.version++;
     this.cache.clear();
   }
 
@@ -104,6 +119,7 @@ export class AccessControl {
 
   private remember(secret: string, key: KeyWithPlan | undefined): void {
     const now = Date.now();
+    this.version++;
     this.cache.delete(secret);
     this.cache.set(secret, { key, expires: now + this.options.keyCacheTtlMs, confirmedAt: now });
     // Oldest first out: many made-up keys cannot grow the cache without bound.
@@ -136,6 +152,7 @@ export class AccessControl {
       const last = this.cache.get(secret);
       const now = Date.now();
       if (last && now - last.confirmedAt <= (this.options.keyStaleMs ?? 600_000)) {
+        this.version++;
         last.expires = now + (this.options.storeRetryMs ?? 1000);
         return last.key;
       }
@@ -146,13 +163,22 @@ export class AccessControl {
   /**
    * Decides on a request's x-api-key header: synchronously when the key is cached and its usage known. A browser
    * key is admitted only when `originOf()` (the request's Origin, or its Referer's) is one of the key's origins; a
-   * refusal is not counted.
+   * refusal is not counted. `memo`: the request's connection's (see KeyMemo), read and kept up to date here.
    */
-  admit(header: string | string[] | undefined, originOf?: OriginOf): Admission | Promise<Admission> {
+  admit(header: string | string[] | undefined, originOf?: OriginOf, memo?: Partial<KeyMemo>): Admission | Promise<Admission> {
     if (header === undefined || header === '') return MISSING;
     if (typeof header !== 'string') return INVALID;
     // Only well-formed keys are cached, so a hit needs no checksum (a hash) either.
-    const cached = this.cache.get(header);
+    let cached: CachedKey | undefined;
+    if (memo !== undefined && memo.version === this.version && memo.secret === header) cached = memo.entry;
+    else {
+      cached = this.cache.get(header);
+      if (memo !== undefined && cached !== undefined) {
+        memo.secret = header;
+        memo.entry = cached;
+        memo.version = this.version;
+      }
+    }
     // The time, read once for the whole admission (the cache, the meter's period, the limiter, the count).
     const now = Date.now();
     if (cached && cached.expires > now) {
@@ -162,7 +188,8 @@ export class AccessControl {
         const refused = checkOrigin(cached.key, originOf);
         if (refused) return refused;
       }
-      if (this.meter.isLoaded(quotaHolderOf(cached.key), usagePeriod)) return this.decide(cached.key, usagePeriod, true, now);
+      const standing = this.meter.standing(quotaHolderOf(cached.key), usagePeriod);
+      if (standing.loaded) return this.decide(cached.key, usagePeriod, true, now, standing);
       return this.admitSlowly(header, cached.key, originOf);
     }
     if (!isWellFormedKey(header)) return INVALID;
@@ -204,12 +231,13 @@ export class AccessControl {
    * write, which brings the other replicas' counts, and decides again; if the write fails (the store is down), it
    * decides on what it knows (`blocks: false`), as known keys keep working during an outage.
    */
-  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true, realNow = Date.now()): Admission | Promise<Admission> {
+  private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true, realNow = Date.now(),
     // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
+    standing = this.meter.standing(quotaHolderOf(key), usagePeriod)): Admission | Promise<Admission> {
     const holder = quotaHolderOf(key);
-    const used = this.meter.used(holder, usagePeriod);
+    const used = this.meter.usedOf(standing);
     const { monthlyQuota, perSecond } = key.limits;
-    if (blocks && used < monthlyQuota && this.meter.blockUsed(holder, monthlyQuota, usagePeriod)) {
+    if (blocks && used < monthlyQuota && this.meter.blockUsedOf(standing, monthlyQuota)) {
       // Each write lets at least one more request through (a block is never empty): this ends.
       return this.meter.sync().then((synced) => this.decide(key, this.meter.period(), synced));
     }
@@ -227,7 +255,7 @@ export class AccessControl {
     const rateState = { quota: perSecond, remaining: rate.remaining, resetSeconds: rate.resetSeconds };
     if (!rate.allowed) return { outcome: 'rate_limited', key, limits: { monthly, perSecond: rateState, used }, retryAfter: rate.resetSeconds };
 
-    this.meter.countFor(key.id, holder, monthlyQuota, this.meter.timeAt(realNow));
+    this.meter.countWith(key.id, holder, standing, monthlyQuota, this.meter.timeAt(realNow));
     if (++this.admittedSincePrune >= 10_000) {
       this.admittedSincePrune = 0;
       this.limiter.prune(nowMs);

@@ -51,7 +51,15 @@ export class PeriodClock {
     if (second !== this.second || !this.facts) {
       const date = new Date(ms);
       this.second = second;
-      this.facts = { day: dayOf(date), month: monthOf(date), resetSeconds: secondsToNextMonth(date), windowSeconds: monthSeconds(date), resetsAt: nextMonthStart(date) };
+      // The same day and month keep the same strings: compared with those kept in the meter's maps, one string is
+      // then equal to itself at once, not character by character.
+      const before = this.facts;
+      const day = dayOf(date);
+      const month = monthOf(date);
+      this.facts = {
+        day: before?.day === day ? before.day : day, month: before?.month === month ? before.month : month,
+        resetSeconds: secondsToNextMonth(date), windowSeconds: monthSeconds(date), resetsAt: nextMonthStart(date),
+      };
     }
     return this.facts;
   }

@@ -11,7 +11,7 @@
  * keep that small, a key that has used a tenth of its remaining quota since the last flush triggers one at once:
  * writes become more frequent as a key nears its limit (about 10 ln(quota) extra flushes a month per key).
  */
-import { monthOf, PeriodClock, type PeriodFacts } from './periods.js';
+import { PeriodClock, type PeriodFacts } from './periods.js';
 import type { KeyStore, UsageIncrement } from './store.js';
 
 /** A key unused this long is dropped from the totals refreshed at every flush. */
@@ -20,6 +20,18 @@ const IDLE_MS = 10 * 60_000;
 const EARLY_FLUSH_SHARE = 0.1;
 /** After a failed write, no early flush for this long (the interval timer keeps retrying). */
 const FAILURE_BACKOFF_MS = 1000;
+
+/** See UsageMeter.standing(). */
+export interface HolderStanding {
+  month: string;
+  /** Whether the store's total of this month is known (else used() would need the store: load()). */
+  loaded: boolean;
+  storedTotal: number;
+  /** Counted here this month and not yet confirmed stored. */
+  unconfirmed: number;
+  /** The holder's unconfirmed counts by month, as kept (undefined: none). */
+  months: Map<string, number> | undefined;
+}
 
 export interface MeterStats {
   flushes: number;
@@ -135,6 +147,55 @@ export class UsageMeter {
     return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(keyId)?.get(month) ?? 0);
   }
 
+  /**
+   * A holder's standing in the period `at` (the meter's facts of now), looked up once for one admission: whether its
+   * stored total is loaded, what is used, and what countWith() needs to count without looking it up again. Valid
+   * until the next await (a flush changes it).
+   */
+  standing(holderId: string, at: PeriodFacts): HolderStanding {
+    const { month } = at;
+    const stored = this.stored.get(holderId);
+    const loaded = stored !== undefined && stored.month === month;
+    const months = this.unconfirmed.get(holderId);
+    const unconfirmed = months?.get(month) ?? 0;
+    return { month, loaded, storedTotal: loaded ? stored.total : 0, unconfirmed, months };
+  }
+
+  /** used() from a standing. */
+  usedOf(standing: HolderStanding): number {
+    return standing.storedTotal + standing.unconfirmed;
+  }
+
+  /** blockUsed() from a standing. */
+  blockUsedOf(standing: HolderStanding, monthlyQuota: number): boolean {
+    if (standing.unconfirmed === 0) return false;
+    return standing.unconfirmed >= Math.max(1, Math.ceil((monthlyQuota - standing.storedTotal) * EARLY_FLUSH_SHARE))
+      && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS;
+  }
+
+  /**
+   * countFor() with the holder's standing of this admission (no await since it was read): the same counts, fewer
+   * lookups (the key gate's hot path).
+   */
+  countWith(keyId: string, holderId: string, standing: HolderStanding, monthlyQuota: number, nowMs: number): void {
+    const { day, month } = this.clock.at(nowMs);
+    if (month !== standing.month) {
+      this.countFor(keyId, holderId, monthlyQuota, nowMs);
+      return;
+    }
+    addTo(this.pending, keyId, day, 1);
+    if (holderId !== keyId) this.pendingHolders.set(keyId, holderId);
+    let { months } = standing;
+    if (months === undefined) this.unconfirmed.set(holderId, (months = new Map()));
+    const unconfirmed = standing.unconfirmed + 1;
+    months.set(month, unconfirmed);
+    this.lastUsed.set(keyId, nowMs);
+    if (!this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
+      const remaining = monthlyQuota - standing.storedTotal;
+      if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
+    }
+  }
+
   /** Counts one request of a key that is its own quota holder (an operator's key without an account). */
   count(keyId: string, monthlyQuota?: number, nowMs = this.nowMs()): void {
     this.countFor(keyId, keyId, monthlyQuota, nowMs);
@@ -235,7 +296,8 @@ export class UsageMeter {
     this.lastUsed = new Map();
     const holderOf = (keyId: string) => holders.get(keyId) ?? keyId;
     const increments: UsageIncrement[] = [...batch].flatMap(([keyId, days]) => [...days].map(([day, count]) => ({ keyId, day, count })));
-    const month = monthOf(new Date(this.nowMs()));
+    // From the meter's clock: the same string as the periods requests read (compared at once, not char by char).
+    const { month } = this.clock.at(this.nowMs());
     const idleSince = Date.now() - IDLE_MS;
     const batchHolders = new Set([...batch.keys()].map(holderOf));
     for (const [holderId, entry] of this.stored) if (entry.seenAt < idleSince && !batchHolders.has(holderId)) this.stored.delete(holderId);

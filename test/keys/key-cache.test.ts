@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AccessControl } from '../../src/keys/access-control.js';
+import { AccessControl, type KeyMemo } from '../../src/keys/access-control.js';
 import { createKey, rotateKey } from '../../src/keys/issue-keys.js';
 import type { KeyStore } from '../../src/keys/store.js';
 import { UsageMeter } from '../../src/keys/usage-meter.js';
@@ -61,6 +61,33 @@ for (const { kind } of STORE_KINDS) {
       assert.equal((await access.admit(b.key)).outcome, 'invalid', 'a revocation applies at once');
       assert.equal((await access.admit(rotated.key)).outcome, 'admitted');
       assert.equal(lookups, 3);
+    });
+
+    it('a connection\'s memo of its last key skips the lookup, and ends with any change of the cache', async () => {
+      const d = await createKey(store, { plan: 'roomy' });
+      const e = await createKey(store, { plan: 'roomy' });
+      const memo: Partial<KeyMemo> = {};
+      assert.equal((await access.admit(d.key, undefined, memo)).outcome, 'admitted');
+      assert.equal(memo.secret, undefined, 'a key looked up in the store is remembered by the next request');
+      assert.equal((await access.admit(d.key, undefined, memo)).outcome, 'admitted');
+      assert.equal(memo.secret, d.key, 'the connection remembers the key it presented');
+      // Another key on the same connection (a proxy's connection serving several clients): looked up, remembered.
+      assert.equal((await access.admit(e.key, undefined, memo)).outcome, 'admitted');
+      assert.equal((await access.admit(e.key, undefined, memo)).outcome, 'admitted');
+      assert.equal(memo.secret, e.key);
+      lookups = 0;
+      const usedBefore = meter.used(e.record.id);
+      assert.equal((await access.admit(e.key, undefined, memo)).outcome, 'admitted');
+      assert.equal(meter.used(e.record.id), usedBefore + 1, 'a request admitted through the memo is counted');
+      assert.equal(lookups, 0);
+      // A key revoked here is refused on the next request of the same connection.
+      await store.revokeKey(e.record.id, new Date().toISOString());
+      access.forgetKey(e.record.id);
+      assert.equal((await access.admit(e.key, undefined, memo)).outcome, 'invalid', 'a revocation applies at once, memo or not');
+      // An unknown key is never taken from the memo of a known one.
+      const unknown = `${d.key.slice(0, -1)}${d.key.endsWith('a') ? 'b' : 'a'}`;
+      assert.equal((await access.admit(d.key, undefined, memo)).outcome, 'admitted');
+      assert.notEqual((await access.admit(unknown, undefined, memo)).outcome, 'admitted');
     });
 
     it('a lookup that started before a revocation does not cache the revoked key again', async () => {

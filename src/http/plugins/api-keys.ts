@@ -5,7 +5,7 @@
  * A callback-style hook: admission is synchronous for a known key, and a promise per request would cost throughput.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { AccessControl, Admission, LimitState } from '../../keys/access-control.js';
+import type { AccessControl, Admission, KeyMemo, LimitState } from '../../keys/access-control.js';
 import { isBrowserKeyText } from '../../keys/key-format.js';
 import { requestOrigin } from '../../keys/origins.js';
 import type { KeyWithPlan } from '../../keys/store.js';
@@ -19,6 +19,9 @@ declare module 'fastify' {
 }
 
 export const API_KEY_HEADER = 'x-api-key';
+
+/** Where a connection (its socket) keeps its KeyMemo. */
+const KEY_MEMO = Symbol('kh-address key memo');
 
 /**
  * `RateLimit-Policy` depends only on the key's plan and the length of the month: made once per key (object) and
@@ -93,7 +96,10 @@ export function registerApiKeys(scope: FastifyInstance, access: AccessControl, o
       reply.header('vary', 'Origin');
       originOf = () => requestOrigin(request.headers.origin, request.headers.referer);
     }
-    const admission = access.admit(header, originOf);
+    // The connection's memo of the last key it presented (see KeyMemo), made with its first keyed request.
+    const socket = request.raw.socket as { [KEY_MEMO]?: Partial<KeyMemo> } | null;
+    const memo = socket ? (socket[KEY_MEMO] ??= {}) : undefined;
+    const admission = access.admit(header, originOf, memo);
     // A store that cannot answer (a key not cached yet) is the error handler's: 503 with Retry-After.
     if (admission instanceof Promise) admission.then((a) => apply(a, request, reply, done, onRefused), (error: Error) => done(error));
     else apply(admission, request, reply, done, onRefused);

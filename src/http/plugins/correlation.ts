@@ -7,38 +7,50 @@ import type { IncomingMessage } from 'node:http';
  */
 const SANE_ID = /^[A-Za-z0-9._~:/+=-]{1,128}$/;
 
-/**
- * Random bytes for new ids, from the same CSPRNG as crypto.randomUUID() (which also draws them in batches): 256 ids
- * per refill. Each id uses 16 fresh bytes, never reused: ids reveal nothing about each other or about request volume.
- */
-const pool = Buffer.alloc(16 * 256);
-let next = pool.length;
-const text = Buffer.alloc(36);
+/** Ids made per refill: 16 random bytes each, formatted together and read out as one string. */
+const BATCH = 256;
+const pool = Buffer.alloc(16 * BATCH);
+const formatted = Buffer.alloc(36 * BATCH);
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
+let batch = '';
+let next = BATCH;
 
 /**
- * A random (version 4) UUID, as crypto.randomUUID() makes, but as a flat string. randomUUID() concatenates 20
- * pieces: a rope, which V8 must flatten before Node's check of the x-correlation-id header value (a regular
- * expression) can read it, and that check then leaves its fast path for the runtime. Measured with callgrind
- * (instructions per id, the header check included): 4,370 with randomUUID(), 2,650 with this, which writes the 36
- * characters into a buffer and reads them out as one string.
+ * A random (version 4) UUID, as crypto.randomUUID() makes, from the same CSPRNG (which also draws its bytes in
+ * batches), but cheaper to send. randomUUID() concatenates 20 pieces: a rope, which V8 must flatten before Node's
+ * check of the x-correlation-id header value (a regular expression) can read it, and that check then leaves its fast
+ * path for the runtime. Here a refill draws the bytes of 256 ids at once, writes their 36 characters each into one
+ * buffer and reads it out as one flat string; an id is a slice of it. Each id uses 16 fresh bytes, never reused: ids
+ * reveal nothing about each other or about request volume. Measured with callgrind (instructions per id, the header
+ * check included): 4,370 with randomUUID(); 2,650 writing each id into a buffer and reading it out alone (a call
+ * into C++ per id); less with the batch (see the README, Where the time goes).
  */
 export function newUuid(): string {
-  if (next === pool.length) {
-    randomFillSync(pool);
-    next = 0;
+  if (next === BATCH) refill();
+  const start = 36 * next++;
+  return batch.slice(start, start + 36);
+}
+
+/** Where each of an id's 16 bytes goes in its 36 characters (the dashes, at 8, 13, 18 and 23, are written once). */
+const POSITION = Uint8Array.from([0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34]);
+for (let id = 0; id < BATCH; id++) for (const dash of [8, 13, 18, 23]) formatted[36 * id + dash] = 0x2d;
+
+function refill(): void {
+  randomFillSync(pool);
+  for (let id = 0; id < BATCH; id++) {
+    const from = 16 * id;
+    const to = 36 * id;
+    pool[from + 6] = (pool[from + 6]! & 0x0f) | 0x40; // version 4
+    pool[from + 8] = (pool[from + 8]! & 0x3f) | 0x80; // variant 10xx (RFC 9562)
+    for (let i = 0; i < 16; i++) {
+      const byte = pool[from + i]!;
+      const at = to + POSITION[i]!;
+      formatted[at] = HEX[byte >> 4]!;
+      formatted[at + 1] = HEX[byte & 0x0f]!;
+    }
   }
-  let at = 0;
-  for (let i = 0; i < 16; i++) {
-    let byte = pool[next + i]!;
-    if (i === 6) byte = (byte & 0x0f) | 0x40; // version 4
-    else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10xx (RFC 9562)
-    text[at++] = HEX[byte >> 4]!;
-    text[at++] = HEX[byte & 0x0f]!;
-    if (i === 3 || i === 5 || i === 7 || i === 9) text[at++] = 0x2d; // '-'
-  }
-  next += 16;
-  return text.toString('latin1', 0, 36);
+  batch = formatted.toString('latin1');
+  next = 0;
 }
 
 /**
