@@ -132,7 +132,7 @@ const MAX_KHMER_SPAN = 40;
 const PRUNE_AFTER = 24;
 const MAX_LATIN_SPAN = 6;
 /**
- * Entries of each memo of the resolver (Latin spans, Khmer spans, nearest children), at most, by default: then
+ * Entries of each memo of the resolver (the tree of Latin spans, nearest children), at most, by default: then
  * forgotten all at once. About 200 bytes an entry, so the memos stay under about 4 MB however many addresses (or
  * hostile inputs) come (20,000 entries, 15 MB, were a few per cent faster on distinct addresses but took the server's
  * peak memory over its 250 MB budget in the full benchmark). See AddressResolver.spansKept.
@@ -208,7 +208,6 @@ export interface ResolverOptions {
   /** The prefix sets' hashes from the build's snapshot, used when made from the same keys (see PrefixSet). */
   prefixes?: Partial<Record<PrefixSetName, SavedPrefixes>>;
 }
-
 
 /**
  * Loose key of each unit's Latin names (see looseKey) -> the units (indexes): about 7,300 keys from 16,500 names. Made

@@ -226,14 +226,15 @@ export class AccessControl {
   }
 
   /**
-   * `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request. Synchronous except
+   * `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request; `standing`: the
+   * quota holder's in it, if the caller has read it (no await since). Synchronous except
    * when this process has used its block of the holder's quota (see UsageMeter.blockUsed): then it first waits for a
    * write, which brings the other replicas' counts, and decides again; if the write fails (the store is down), it
    * decides on what it knows (`blocks: false`), as known keys keep working during an outage.
    */
   private decide(key: KeyWithPlan, usagePeriod = this.meter.period(), blocks = true, realNow = Date.now(),
-    // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
     standing = this.meter.standing(quotaHolderOf(key), usagePeriod)): Admission | Promise<Admission> {
+    // An account's keys share its plan's quota and per-second limit; an operator's key without an account has its own.
     const holder = quotaHolderOf(key);
     const used = this.meter.usedOf(standing);
     const { monthlyQuota, perSecond } = key.limits;
