@@ -682,16 +682,17 @@ export class AddressResolver {
     const bounds: number[] = [];
     const postalWeight = postal?.weight ?? 0;
     for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + postalWeight);
-    // Heaviest bound first, ties in the mentions' order.
-    const order = descending(bounds, null);
-    const keptScores: number[] = [];
-    const out: Reading[] = [];
     // For the best candidate alone, a reading under (1 - MARGIN_SATURATES) of the best score changes nothing the
     // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows.
     const unseen = limit === 1 ? 1 - MARGIN_SATURATES - 0.01 : 0;
-    for (let o = 0; o < order.length; o++) {
-      const top = mentions[order[o]!]!;
-      const topBound = bounds[order[o]!]!;
+    // Heaviest bound first, ties in the mentions' order: sorted, or for the best candidate alone (which stops after a
+    // few) taken from a heap as needed.
+    const order = unseen > 0 ? new DescendingQueue(bounds) : new SortedOrder(descending(bounds, null));
+    const keptScores: number[] = [];
+    const out: Reading[] = [];
+    for (let index = order.next(); index >= 0; index = order.next()) {
+      const top = mentions[index]!;
+      const topBound = bounds[index]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) break;
       if (unseen > 0 && keptScores.length > 0 && this.namedBound(top, mentions, heaviest, stamp) + postalWeight < keptScores[0]! * unseen) continue;
@@ -1334,6 +1335,59 @@ export function descending(keys: readonly number[], tie: readonly number[] | nul
     [from, to] = [to, from];
   }
   return from;
+}
+
+/** Indexes in a given order, one at a time (see DescendingQueue). */
+class SortedOrder {
+  private at = 0;
+  constructor(private readonly order: readonly number[]) {}
+  next(): number {
+    return this.at < this.order.length ? this.order[this.at++]! : -1;
+  }
+}
+
+/**
+ * The indexes of `keys` in descending()'s order (highest key first, equal keys in index order), one at a time from a
+ * binary heap: building it costs n steps and each index taken log n, so a caller that stops after a few pays for
+ * those, not for sorting all.
+ */
+export class DescendingQueue {
+  private readonly heap: number[] = [];
+  constructor(private readonly keys: readonly number[]) {
+    for (let i = 0; i < keys.length; i++) this.heap.push(i);
+    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  /** The next index, or -1 when none is left. */
+  next(): number {
+    const { heap } = this;
+    if (heap.length === 0) return -1;
+    const first = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      this.down(0);
+    }
+    return first;
+  }
+
+  private before(a: number, b: number): boolean {
+    return this.keys[a]! > this.keys[b]! || (this.keys[a] === this.keys[b] && a < b);
+  }
+
+  private down(i: number): void {
+    const { heap } = this;
+    const n = heap.length;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= n) return;
+      const right = left + 1;
+      const child = right < n && this.before(heap[right]!, heap[left]!) ? right : left;
+      if (!this.before(heap[child]!, heap[i]!)) return;
+      [heap[i], heap[child]] = [heap[child]!, heap[i]!];
+      i = child;
+    }
+  }
 }
 
 function overlaps(a: Mention, b: Mention): boolean {
