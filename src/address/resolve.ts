@@ -1371,22 +1371,31 @@ export class DescendingQueue {
     return first;
   }
 
-  private before(a: number, b: number): boolean {
-    return this.keys[a]! > this.keys[b]! || (this.keys[a] === this.keys[b] && a < b);
-  }
-
+  /** Moves the index at `i` down to its place (a hole moved down, filled once). */
   private down(i: number): void {
-    const { heap } = this;
+    const { heap, keys } = this;
     const n = heap.length;
+    const item = heap[i]!;
+    const key = keys[item]!;
     for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) return;
-      const right = left + 1;
-      const child = right < n && this.before(heap[right]!, heap[left]!) ? right : left;
-      if (!this.before(heap[child]!, heap[i]!)) return;
-      [heap[i], heap[child]] = [heap[child]!, heap[i]!];
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      let c = heap[child]!;
+      let ck = keys[c]!;
+      if (child + 1 < n) {
+        const r = heap[child + 1]!;
+        const rk = keys[r]!;
+        if (rk > ck || (rk === ck && r < c)) {
+          child++;
+          c = r;
+          ck = rk;
+        }
+      }
+      if (!(ck > key || (ck === key && c < item))) break;
+      heap[i] = c;
       i = child;
     }
+    heap[i] = item;
   }
 }
 
