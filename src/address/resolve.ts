@@ -679,14 +679,16 @@ export class AddressResolver {
       if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
+    // For the best candidate alone, a reading under (1 - MARGIN_SATURATES) of the best score changes nothing the
+    // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows. Its bounds
+    // are then each mention's own (namedBound: the ancestors actually named), and the mentions are taken from a heap
+    // as needed, heaviest bound first: the best reading comes early and the search stops after a few.
+    const unseen = limit === 1 ? 1 - MARGIN_SATURATES - 0.01 : 0;
     const bounds: number[] = [];
     const postalWeight = postal?.weight ?? 0;
-    for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + postalWeight);
-    // For the best candidate alone, a reading under (1 - MARGIN_SATURATES) of the best score changes nothing the
-    // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows.
-    const unseen = limit === 1 ? 1 - MARGIN_SATURATES - 0.01 : 0;
-    // Heaviest bound first, ties in the mentions' order: sorted, or for the best candidate alone (which stops after a
-    // few) taken from a heap as needed.
+    if (unseen > 0) for (const m of mentions) bounds.push(this.namedBound(m, mentions, heaviest, stamp) + postalWeight);
+    else for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + postalWeight);
+    // Heaviest bound first, ties in the mentions' order.
     const order = unseen > 0 ? new DescendingQueue(bounds) : new SortedOrder(descending(bounds, null));
     const keptScores: number[] = [];
     const out: Reading[] = [];
@@ -695,7 +697,6 @@ export class AddressResolver {
       const topBound = bounds[index]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) break;
-      if (unseen > 0 && keptScores.length > 0 && this.namedBound(top, mentions, heaviest, stamp) + postalWeight < keptScores[0]! * unseen) continue;
       if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
       const used: Mention[] = [top];
