@@ -115,7 +115,7 @@ class Progress {
     const cpu = process.cpuUsage(this.cpuAtStart);
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     return `${this.err.isTTY ? '\r' : ''}kh-address resolve: ${this.rows} rows: ${resolved} resolved, ${ambiguous} ambiguous, `
-      + `${unresolved} unresolved (${seconds.toFixed(1)} s, ${this.rate()} rows/s; ${cpuSeconds.toFixed(1)} s of CPU)\n`;
+      + `${unresolved} unresolved (${seconds.toFixed(2)} s, ${this.rate()} rows/s; ${cpuSeconds.toFixed(2)} s of CPU)\n`;
   }
 }
 
