@@ -680,7 +680,9 @@ export class AddressResolver {
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
     // For the best candidate alone, a reading under (1 - MARGIN_SATURATES) of the best score changes nothing the
-    // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows. Its bounds
+    // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows. (Leaving it
+    // out can move another reading into complete()'s frontier of eight, a heuristic bound, which then completes one
+    // reading more: never fewer.) Its bounds
     // are then each mention's own (namedBound: the ancestors actually named), and the mentions are taken from a heap
     // as needed, heaviest bound first: the best reading comes early and the search stops after a few.
     const unseen = limit === 1 ? 1 - MARGIN_SATURATES - 0.01 : 0;
