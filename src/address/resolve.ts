@@ -139,6 +139,7 @@ const MAX_LATIN_SPAN = 6;
  */
 export const SPANS_KEPT = 5_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
+const VILLAGE_DEPTH = LEVEL_DEPTH.village;
 const NONE: readonly number[] = [];
 
 interface Mention {
@@ -350,7 +351,7 @@ export class AddressResolver {
     addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
 
-    const readings = this.complete(this.readings(mentions, postal, limit), tokens, limit);
+    const readings = this.complete(this.readings(mentions, postal, limit, completionCap(tokens)), tokens, limit);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     const candidates = readings.slice(0, limit).map((reading, rank) =>
       this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
@@ -635,7 +636,8 @@ export class AddressResolver {
   private readonly bestAt: Int32Array;
 
   /** The best reading for each unit some mention names, as the most specific unit. */
-  private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null, limit: number): Reading[] {
+  private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null, limit: number,
+    completable: number): Reading[] {
     const stamp = ++this.stamp;
     const { listStamp, firstOf, bestStamp, bestAt } = this;
     if (this.nextOf.length < mentions.length) this.nextOf = new Int32Array(mentions.length);
@@ -679,10 +681,10 @@ export class AddressResolver {
       if (m.weight > heaviest[d]!) heaviest[d] = m.weight;
     }
     const above = [0, heaviest[0]!, heaviest[0]! + heaviest[1]!, heaviest[0]! + heaviest[1]! + heaviest[2]!];
-    // For the best candidate alone, a reading under (1 - MARGIN_SATURATES) of the best score changes nothing the
-    // caller sees (see mattersFrom): the best reading is first in any ranking, and its score only grows. (Leaving it
-    // out can move another reading into complete()'s frontier of eight, a heuristic bound, which then completes one
-    // reading more: never fewer.) Its bounds
+    // For the best candidate alone, a reading that cannot reach (1 - MARGIN_SATURATES) of the best score, even
+    // completed, changes nothing the caller sees (see mattersFrom): the best reading is first in any ranking and its
+    // score only grows. (Leaving it out can move another reading into complete()'s frontier of eight, a heuristic
+    // bound, which then completes one reading more: never fewer.) Its bounds
     // are then each mention's own (namedBound: the ancestors actually named), and the mentions are taken from a heap
     // as needed, heaviest bound first: the best reading comes early and the search stops after a few.
     const unseen = limit === 1 ? 1 - MARGIN_SATURATES - 0.01 : 0;
@@ -698,7 +700,9 @@ export class AddressResolver {
       const top = mentions[index]!;
       const topBound = bounds[index]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
-      if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) break;
+      // Completion (complete()) can raise a reading by naming its children, by at most `completable`; a village has
+      // none.
+      if (keptScores.length > 0 && topBound + (this.depth[top.u] === VILLAGE_DEPTH ? 0 : completable) < keptScores[0]! * unseen) continue;
       if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
       const used: Mention[] = [top];
@@ -1420,6 +1424,26 @@ function completionGain(pieces: readonly { chars: number }[], steps: number): nu
     } else if (chars > second) second = chars;
   }
   return (first + (steps > 1 ? second : 0)) * BASE.typo * HINT_AGREES + 0.02 * steps;
+}
+
+/**
+ * The most that completion (AddressResolver.complete) can add to any reading's score: completionGain of the two
+ * largest places a piece can come from. A piece lies within one Khmer run (unit words excluded) or one segment of
+ * Latin words (unit words and fillers excluded), and the two pieces of two rounds are disjoint: together at most the
+ * two largest such places (or the largest alone, if both come from it).
+ */
+function completionCap(tokens: ReturnType<typeof tokenise>): number {
+  const places: { chars: number }[] = [];
+  for (const run of tokens.khmer) places.push({ chars: run.text.length - run.unitWords.reduce((sum, w) => sum + (w.end - w.start), 0) });
+  let segment = -1;
+  for (const w of tokens.latin) {
+    if (w.segment !== segment) {
+      segment = w.segment;
+      places.push({ chars: 0 });
+    }
+    if (!w.unit && !w.filler) places.at(-1)!.chars += w.word.length;
+  }
+  return completionGain(places, 2);
 }
 
 /** Name characters in the input (unit words and fillers excluded): the denominator of coverage. */
