@@ -701,8 +701,11 @@ export class AddressResolver {
       const topBound = bounds[index]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
       // Completion (complete()) can raise a reading by naming its children, by at most `completable`; a village has
-      // none.
-      if (keptScores.length > 0 && topBound + (this.depth[top.u] === VILLAGE_DEPTH ? 0 : completable) < keptScores[0]! * unseen) continue;
+      // none. Past the first bound that cannot reach the line even completed, none can (they come in bound order).
+      if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) {
+        if (topBound + completable < keptScores[0]! * unseen) break;
+        if (this.depth[top.u] === VILLAGE_DEPTH) continue;
+      }
       if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
       const used: Mention[] = [top];
