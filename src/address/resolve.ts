@@ -692,9 +692,14 @@ export class AddressResolver {
     const postalWeight = postal?.weight ?? 0;
     if (unseen > 0) for (const m of mentions) bounds.push(this.namedBound(m, mentions, heaviest, stamp) + postalWeight);
     else for (const m of mentions) bounds.push(m.weight + above[this.depth[m.u]!]! + postalWeight);
-    // Heaviest bound first, ties in the mentions' order.
-    const order = unseen > 0 ? new DescendingQueue(bounds) : new SortedOrder(descending(bounds, null));
+    // Heaviest bound first, ties in the mentions' order. For the best candidate alone, once the heaviest is read the
+    // line is known (three quarters of its score, and it only rises): the mentions the loop below would pass over
+    // anyway are left out before the rest is sorted.
     const keptScores: number[] = [];
+    const line = () => (keptScores.length > 0 ? keptScores[0]! * unseen : -Infinity);
+    const order = unseen > 0
+      ? new FirstThenKept(bounds, (i) => bounds[i]! >= line() || (this.depth[mentions[i]!.u] !== VILLAGE_DEPTH && bounds[i]! + completable >= line()))
+      : new SortedOrder(descending(bounds, null));
     const out: Reading[] = [];
     for (let index = order.next(); index >= 0; index = order.next()) {
       const top = mentions[index]!;
@@ -1357,55 +1362,33 @@ class SortedOrder {
 }
 
 /**
- * The indexes of `keys` in descending()'s order (highest key first, equal keys in index order), one at a time from a
- * binary heap: building it costs n steps and each index taken log n, so a caller that stops after a few pays for
- * those, not for sorting all.
+ * descending(keys, null)'s order, for a loop that can tell, once it has read the first, which of the others it would
+ * pass over: the first, then the others that `keep` accepts (asked after the first is read), in that order.
  */
-export class DescendingQueue {
-  private readonly heap: number[] = [];
-  constructor(private readonly keys: readonly number[]) {
-    for (let i = 0; i < keys.length; i++) this.heap.push(i);
-    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
+export class FirstThenKept {
+  private readonly first: number;
+  /** The indexes after the first, once it has been taken and the others asked. */
+  private rest: number[] | undefined;
+  private taken = false;
+  private at = 0;
+  constructor(private readonly keys: readonly number[], private readonly keep: (index: number) => boolean) {
+    let first = -1;
+    for (let i = 0; i < keys.length; i++) if (first < 0 || keys[i]! > keys[first]!) first = i;
+    this.first = first;
   }
 
   /** The next index, or -1 when none is left. */
   next(): number {
-    const { heap } = this;
-    if (heap.length === 0) return -1;
-    const first = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      this.down(0);
+    if (!this.taken) {
+      this.taken = true;
+      return this.first;
     }
-    return first;
-  }
-
-  /** Moves the index at `i` down to its place (a hole moved down, filled once). */
-  private down(i: number): void {
-    const { heap, keys } = this;
-    const n = heap.length;
-    const item = heap[i]!;
-    const key = keys[item]!;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      let c = heap[child]!;
-      let ck = keys[c]!;
-      if (child + 1 < n) {
-        const r = heap[child + 1]!;
-        const rk = keys[r]!;
-        if (rk > ck || (rk === ck && r < c)) {
-          child++;
-          c = r;
-          ck = rk;
-        }
-      }
-      if (!(ck > key || (ck === key && c < item))) break;
-      heap[i] = c;
-      i = child;
+    if (this.rest === undefined) {
+      const kept: number[] = [];
+      for (let i = 0; i < this.keys.length; i++) if (i !== this.first && this.keep(i)) kept.push(i);
+      this.rest = descending(kept.map((i) => this.keys[i]!), null).map((k) => kept[k]!);
     }
-    heap[i] = item;
+    return this.at < this.rest.length ? this.rest[this.at++]! : -1;
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { descending, DescendingQueue } from '../../src/address/resolve.js';
+import { descending, FirstThenKept } from '../../src/address/resolve.js';
 
 /** A small seeded PRNG, so that a failure repeats. */
 function random(seed: number): () => number {
@@ -26,14 +26,23 @@ test('descending orders indexes as a stable sort by key (highest first), then ti
   assert.deepEqual(descending([1, 2, 3, 4], null), [3, 2, 1, 0]);
 });
 
-test('DescendingQueue gives the indexes in the order of descending(keys, null), one at a time', () => {
+test('FirstThenKept gives the heaviest, then the others it is told to keep, in the order of descending()', () => {
   const rnd = random(7);
   for (let round = 0; round < 300; round++) {
     const keys = Array.from({ length: Math.floor(rnd() * 90) }, () => Math.floor(rnd() * 6) / 2);
-    const queue = new DescendingQueue(keys);
+    const dropped = new Set(keys.map((_, i) => i).filter(() => rnd() < 0.4));
+    let asked = false;
+    const order = new FirstThenKept(keys, (i) => {
+      asked = true;
+      return !dropped.has(i);
+    });
     const taken: number[] = [];
-    for (let i = queue.next(); i >= 0; i = queue.next()) taken.push(i);
-    assert.deepEqual(taken, descending(keys, null), JSON.stringify(keys));
-    assert.equal(queue.next(), -1);
+    for (let i = order.next(); i >= 0; i = order.next()) {
+      if (taken.length === 0) assert.equal(asked, false, 'the others are asked about only after the first is taken');
+      taken.push(i);
+    }
+    const all = descending(keys, null);
+    assert.deepEqual(taken, all.filter((i, k) => k === 0 || !dropped.has(i)), JSON.stringify(keys));
+    assert.equal(order.next(), -1);
   }
 });
