@@ -140,6 +140,9 @@ const MAX_LATIN_SPAN = 6;
 export const SPANS_KEPT = 5_000;
 const LEVEL_DEPTH: Record<Level, number> = { province: 0, district: 1, commune: 2, village: 3 };
 const VILLAGE_DEPTH = LEVEL_DEPTH.village;
+const NON_ASCII = /[^\t\n\r\x20-\x7e]/;
+const KHMER_DIGIT = /[\u17E0-\u17E9]/;
+const KHMER_DIGITS = /[\u17E0-\u17E9]/g;
 const NONE: readonly number[] = [];
 
 interface Mention {
@@ -338,9 +341,12 @@ export class AddressResolver {
 
   /** Resolves one address; throws AddressInputError for input that is not an address (see checkAddressInput). */
   resolve(raw: string, { limit = MAX_CANDIDATES }: { limit?: number } = {}): Resolution {
-    const input = checkAddressInput(raw).normalize('NFC');
+    const checked = checkAddressInput(raw);
+    // ASCII text is NFC already.
+    const input = NON_ASCII.test(checked) ? checked.normalize('NFC') : checked;
     // Khmer digits to ASCII, one character for one, so offsets stay those of the input.
-    const text = input.replace(/[\u17E0-\u17E9]/g, (d) => String(d.charCodeAt(0) - 0x17e0)).replace(/\bS\/K\b/gi, 'Sk ');
+    let text = KHMER_DIGIT.test(input) ? input.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : input;
+    if (text.includes('/')) text = text.replace(/\bS\/K\b/gi, 'Sk ');
     const { parts, spans } = findParts(text);
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
@@ -696,9 +702,11 @@ export class AddressResolver {
     // line is known (three quarters of its score, and it only rises): the mentions the loop below would pass over
     // anyway are left out before the rest is sorted.
     const keptScores: number[] = [];
-    const line = () => (keptScores.length > 0 ? keptScores[0]! * unseen : -Infinity);
     const order = unseen > 0
-      ? new FirstThenKept(bounds, (i) => bounds[i]! >= line() || (this.depth[mentions[i]!.u] !== VILLAGE_DEPTH && bounds[i]! + completable >= line()))
+      ? new FirstThenKept(bounds, () => {
+        const line = keptScores.length > 0 ? keptScores[0]! * unseen : -Infinity;
+        return (i) => bounds[i]! >= line || (bounds[i]! + completable >= line && this.depth[mentions[i]!.u] !== VILLAGE_DEPTH);
+      })
       : new SortedOrder(descending(bounds, null));
     const out: Reading[] = [];
     for (let index = order.next(); index >= 0; index = order.next()) {
@@ -1363,7 +1371,7 @@ class SortedOrder {
 
 /**
  * descending(keys, null)'s order, for a loop that can tell, once it has read the first, which of the others it would
- * pass over: the first, then the others that `keep` accepts (asked after the first is read), in that order.
+ * pass over: the first, then the others that `keeping()` accepts (made after the first is read), in that order.
  */
 export class FirstThenKept {
   private readonly first: number;
@@ -1371,7 +1379,7 @@ export class FirstThenKept {
   private rest: number[] | undefined;
   private taken = false;
   private at = 0;
-  constructor(private readonly keys: readonly number[], private readonly keep: (index: number) => boolean) {
+  constructor(private readonly keys: readonly number[], private readonly keeping: () => (index: number) => boolean) {
     let first = -1;
     for (let i = 0; i < keys.length; i++) if (first < 0 || keys[i]! > keys[first]!) first = i;
     this.first = first;
@@ -1384,8 +1392,9 @@ export class FirstThenKept {
       return this.first;
     }
     if (this.rest === undefined) {
+      const keep = this.keeping();
       const kept: number[] = [];
-      for (let i = 0; i < this.keys.length; i++) if (i !== this.first && this.keep(i)) kept.push(i);
+      for (let i = 0; i < this.keys.length; i++) if (i !== this.first && keep(i)) kept.push(i);
       this.rest = descending(kept.map((i) => this.keys[i]!), null).map((k) => kept[k]!);
     }
     return this.at < this.rest.length ? this.rest[this.at++]! : -1;

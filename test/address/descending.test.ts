@@ -32,9 +32,9 @@ test('FirstThenKept gives the heaviest, then the others it is told to keep, in t
     const keys = Array.from({ length: Math.floor(rnd() * 90) }, () => Math.floor(rnd() * 6) / 2);
     const dropped = new Set(keys.map((_, i) => i).filter(() => rnd() < 0.4));
     let asked = false;
-    const order = new FirstThenKept(keys, (i) => {
+    const order = new FirstThenKept(keys, () => {
       asked = true;
-      return !dropped.has(i);
+      return (i) => !dropped.has(i);
     });
     const taken: number[] = [];
     for (let i = order.next(); i >= 0; i = order.next()) {
