@@ -8,24 +8,36 @@ export function typoBudget(length: number): number {
 /** Optimal string alignment distance (substitution, insertion, deletion, adjacent transposition), capped at max+1. */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const rows = [new Array<number>(b.length + 1), new Array<number>(b.length + 1), new Array<number>(b.length + 1)];
-  for (let j = 0; j <= b.length; j++) rows[1]![j] = j;
+  const width = b.length + 1;
+  // Three rows of the table, in one scratch array reused by every call (rows rotate by offset: no allocation).
+  if (scratch.length < 3 * width) scratch = new Int32Array(3 * width * 2);
+  const rows = scratch;
+  let beforePrev = 0;
+  let prev = width;
+  let cur = 2 * width;
+  for (let j = 0; j <= b.length; j++) rows[prev + j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const [beforePrev, prev, cur] = [rows[0]!, rows[1]!, rows[2]!];
-    cur[0] = i;
+    rows[cur] = i;
     let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, beforePrev[j - 2]! + 1);
-      cur[j] = d;
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(rows[prev + j]! + 1, rows[cur + j - 1]! + 1, rows[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, rows[beforePrev + j - 2]! + 1);
+      rows[cur + j] = d;
       if (d < rowMin) rowMin = d;
     }
     if (rowMin > max) return max + 1;
-    rows.push(rows.shift()!);
+    const oldest = beforePrev;
+    beforePrev = prev;
+    prev = cur;
+    cur = oldest;
   }
-  return Math.min(rows[1]![b.length]!, max + 1);
+  return Math.min(rows[prev + b.length]!, max + 1);
 }
+
+/** editDistance's table rows (grown when a longer word comes). */
+let scratch = new Int32Array(3 * 64);
 
 /** Every string reachable from `word` by deleting up to `depth` letters (the word itself included). */
 export function deletions(word: string, depth: number): Set<string> {

@@ -16,6 +16,28 @@ describe('typo tolerance', () => {
     assert.equal(editDistance('abc', 'abcdef', 1), 2);
   });
 
+  it('gives the optimal string alignment distance, capped, for random words (a full table as the reference)', () => {
+    const osa = (a: string, b: string) => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      }
+      return d[a.length]![b.length]!;
+    };
+    let seed = 3;
+    const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 4294967296);
+    const word = () => Array.from({ length: Math.floor(rnd() * 12) }, () => 'abcកខ'[Math.floor(rnd() * 5)]).join('');
+    // Long words too: the scratch rows grow.
+    for (let n = 0; n < 3000; n++) {
+      const a = n % 500 === 0 ? 'a'.repeat(150) + word() : word();
+      const b = n % 500 === 0 ? 'a'.repeat(149) + word() : word();
+      for (const max of [0, 1, 2, 3]) assert.equal(editDistance(a, b, max), Math.min(osa(a, b), max + 1), `${a} ${b} ${max}`);
+    }
+  });
+
   it('lists deletions', () => {
     assert.deepEqual([...deletions('abc', 1)].sort(), ['ab', 'abc', 'ac', 'bc']);
   });
