@@ -357,7 +357,8 @@ export class AddressResolver {
     addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
 
-    const readings = this.complete(this.readings(mentions, postal, limit, completionCap(tokens)), tokens, limit);
+    const completable = completionCap(tokens);
+    const readings = this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     const candidates = readings.slice(0, limit).map((reading, rank) =>
       this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
@@ -829,7 +830,7 @@ export class AddressResolver {
    * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
    * spellings one or two signs apart (ឫ/ឬ, ូ/ួ, a doubled letter), Latin names with a letter or two wrong.
    */
-  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number): Reading[] {
+  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number, completable: number): Reading[] {
     const ranked = this.rank(readings);
     let frontier = ranked.slice(0, 8);
     const floor = this.mattersFrom(ranked, limit);
@@ -841,8 +842,10 @@ export class AddressResolver {
         if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
+        // What completing can add at most: first for any reading (completionCap), then from this one's pieces (a
+        // child named by the longest, then a grandchild by the next).
+        if (reading.score + completable < floor) continue;
         const pieces = this.pieces(reading, tokens);
-        // What completing can add at most: a child named by the longest piece, then a grandchild by the next.
         if (round === 0 ? reading.score + completionGain(pieces, 2) < floor : reading.score + completionGain(pieces, 1) < floor) continue;
         for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
