@@ -955,14 +955,17 @@ export class AddressResolver {
     return found;
   }
 
-  private readonly nearestChildren = new Map<string, number>();
+  /** nearestChild's memo: by unit, a piece's text -> the child (-1: none); nearestKept entries in all. */
+  private readonly nearestChildren: (Map<string, number> | undefined)[] = [];
+  private nearestKept = 0;
   /**
    * The child of unit `u` whose name is nearest a piece of the input (within the typo budget, or the same loose key),
    * -1 for none or for a tie. Depends only on the unit and the piece: remembered (bounded).
    */
   private nearestChild(u: number, piece: { text: string; khmer?: unknown }): number {
-    const key = `${u}${piece.khmer ? 'k' : 'l'}${piece.text}`;
-    let best = this.nearestChildren.get(key);
+    // By unit, then by the piece's text (a Khmer piece has no Latin letter, a Latin one has one: they never meet).
+    let known = this.nearestChildren[u];
+    let best = known?.get(piece.text);
     if (best !== undefined) return best;
     const children = this.childrenOf(u);
     addressWork.comparisons += children.length;
@@ -979,8 +982,14 @@ export class AddressResolver {
       } else if (d === bestDistance) best = -1;
     }
     if (bestDistance === Infinity) best = -1;
-    if (this.nearestChildren.size >= this.spansKept) this.nearestChildren.clear();
-    this.nearestChildren.set(key, best);
+    if (this.nearestKept >= this.spansKept) {
+      this.nearestChildren.length = 0;
+      this.nearestKept = 0;
+      known = undefined;
+    }
+    if (known === undefined) this.nearestChildren[u] = known = new Map();
+    known.set(piece.text, best);
+    this.nearestKept++;
     return best;
   }
 
