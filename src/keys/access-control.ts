@@ -228,7 +228,7 @@ export class AccessControl {
   /**
    * `usagePeriod`: the meter's moment (its clock may be another in tests), read once per request; `standing`: the
    * quota holder's in it, if the caller has read it (no await since). Synchronous except
-   * when this process has used its block of the holder's quota (see UsageMeter.blockUsed): then it first waits for a
+   * when this process has used its block of the holder's quota (see UsageMeter.blockUsedOf): then it first waits for a
    * write, which brings the other replicas' counts, and decides again; if the write fails (the store is down), it
    * decides on what it knows (`blocks: false`), as known keys keep working during an outage.
    */

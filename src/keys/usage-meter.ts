@@ -136,11 +136,6 @@ export class UsageMeter {
     return this.clock.at(this.timeAt(realMs));
   }
 
-  /** Whether the holder's monthly total is known for this month (then `used()` needs no store). */
-  isLoaded(keyId: string, { month } = this.period()): boolean {
-    return this.stored.get(keyId)?.month === month;
-  }
-
   /** Requests of this holder counted this month, everywhere the store knows of plus here. Call load() first. */
   used(keyId: string, { month } = this.period()): number {
     const known = this.stored.get(keyId);
@@ -166,7 +161,12 @@ export class UsageMeter {
     return standing.storedTotal + standing.unconfirmed;
   }
 
-  /** blockUsed() from a standing. */
+  /**
+   * Whether this process has used up its block of the holder's quota: it may admit, between two writes, at most a
+   * tenth of what the store last said was left (at least 1). Past that, admission waits for a write (sync()), which
+   * also brings the other replicas' counts: so no replica runs ahead of the others by more than a shrinking block,
+   * which bounds how far replicas together can overrun a quota (see the README). Never while the store is failing.
+   */
   blockUsedOf(standing: HolderStanding, monthlyQuota: number): boolean {
     if (standing.unconfirmed === 0) return false;
     return standing.unconfirmed >= Math.max(1, Math.ceil((monthlyQuota - standing.storedTotal) * EARLY_FLUSH_SHARE))
@@ -241,20 +241,6 @@ export class UsageMeter {
       for (const [day, count] of batch?.get(keyId) ?? []) if (day.startsWith(month)) n += count;
     }
     return n;
-  }
-
-  /**
-   * Whether this process has used up its block of the holder's quota: it may admit, between two writes, at most a
-   * tenth of what the store last said was left (at least 1). Past that, admission waits for a write (sync()), which
-   * also brings the other replicas' counts: so no replica runs ahead of the others by more than a shrinking block,
-   * which bounds how far replicas together can overrun a quota (see the README). Never while the store is failing.
-   */
-  blockUsed(holderId: string, monthlyQuota: number, { month } = this.period()): boolean {
-    const unconfirmed = this.unconfirmed.get(holderId)?.get(month);
-    if (unconfirmed === undefined) return false;
-    const stored = this.stored.get(holderId);
-    const remaining = monthlyQuota - (stored?.month === month ? stored.total : 0);
-    return unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE)) && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS;
   }
 
   /** Writes now (or joins the write under way), so that a holder at the end of its block may go on; false if it failed. */
