@@ -21,6 +21,75 @@ const EARLY_FLUSH_SHARE = 0.1;
 /** After a failed write, no early flush for this long (the interval timer keeps retrying). */
 const FAILURE_BACKOFF_MS = 1000;
 
+/**
+ * Counts by period (a day or a month): the period counted last in two fields, any other in a map made only when a
+ * second period appears (across midnight, or a month's turn before the last month's counts are written). A request
+ * then adds to a field, with no Map lookup.
+ */
+class PeriodCounts {
+  period = '';
+  count = 0;
+  others: Map<string, number> | undefined;
+
+  get(period: string): number {
+    return period === this.period ? this.count : this.others?.get(period) ?? 0;
+  }
+
+  /** Adds `n` (> 0) to `period` and returns its new count. */
+  add(period: string, n: number): number {
+    if (period === this.period) return (this.count += n);
+    // Another period becomes the current one; the current one's count, if any, moves to the map.
+    const others = this.others;
+    const before = others?.get(period) ?? 0;
+    if (this.count > 0) (this.others ??= new Map()).set(this.period, this.count);
+    if (before > 0) others!.delete(period);
+    if (this.others?.size === 0) this.others = undefined;
+    this.period = period;
+    return (this.count = before + n);
+  }
+
+  /** Takes `n` off `period` (never below zero). */
+  subtract(period: string, n: number): void {
+    if (period === this.period) {
+      this.count = Math.max(0, this.count - n);
+      return;
+    }
+    const left = (this.others?.get(period) ?? 0) - n;
+    if (left > 0) this.others!.set(period, left);
+    else if (this.others?.delete(period) && this.others.size === 0) this.others = undefined;
+  }
+
+  get empty(): boolean {
+    return this.count === 0 && this.others === undefined;
+  }
+
+  /** Every period with a count, and the count. */
+  *entries(): Generator<[string, number]> {
+    if (this.count > 0) yield [this.period, this.count];
+    if (this.others) yield* this.others;
+  }
+}
+
+/** One key's requests not yet handed to the store, by day, its quota holder and when it was last used. */
+class Tally extends PeriodCounts {
+  constructor(public holderId: string, public lastUsed: number) {
+    super();
+  }
+}
+
+/**
+ * One quota holder's standing: the store's monthly total (all its keys, all replicas) as last read, and the requests
+ * counted here and not yet confirmed stored (pending plus the batch being written), by month.
+ */
+class Ledger {
+  /** The month of `storedTotal`; undefined while the store's total is not known (not loaded, or forgotten idle). */
+  storedMonth: string | undefined;
+  storedTotal = 0;
+  /** When a request of the holder last needed the stored total (idle holders are forgotten). */
+  seenAt = 0;
+  readonly unconfirmed = new PeriodCounts();
+}
+
 /** See UsageMeter.standing(). */
 export interface HolderStanding {
   month: string;
@@ -29,8 +98,8 @@ export interface HolderStanding {
   storedTotal: number;
   /** Counted here this month and not yet confirmed stored. */
   unconfirmed: number;
-  /** The holder's unconfirmed counts by month, as kept (undefined: none). */
-  months: Map<string, number> | undefined;
+  /** The holder's ledger, as kept (undefined: none yet). */
+  ledger: Ledger | undefined;
 }
 
 export interface MeterStats {
@@ -42,22 +111,17 @@ export interface MeterStats {
 }
 
 export class UsageMeter {
-  // Counts are kept in maps of maps, keyId then day or month: a request's lookups then use strings that already exist
-  // (the key's id, the clock's day and month), where a `keyId|day` key had to be built and hashed on every request.
+  // A request looks up its quota holder's ledger and its key's tally, one Map lookup each, and adds to fields of
+  // theirs: the day and month strings come from the meter's clock (the same strings while the day is), so the
+  // comparisons are of a string with itself.
 
-  /** keyId -> day -> requests not yet handed to the store. */
-  private pending = new Map<string, Map<string, number>>();
-  /** keyId -> its quota holder, for the keys in `pending`. */
-  private pendingHolders = new Map<string, string>();
-  /** The batch being written, if any (keyId -> day -> requests): still this process's to report. */
-  private writing: Map<string, Map<string, number>> | undefined;
-  /** keyId -> when it was last used (epoch ms), written as an ISO time at the flush. */
-  private lastUsed = new Map<string, number>();
+  /** keyId -> its requests not yet handed to the store (with its holder and last use). */
+  private pending = new Map<string, Tally>();
+  /** The batch being written, if any: still this process's to report. */
+  private writing: Map<string, Tally> | undefined;
   private readonly clock = new PeriodClock();
-  /** holder -> month -> requests counted here and not yet confirmed stored (pending plus the batch being written). */
-  private readonly unconfirmed = new Map<string, Map<string, number>>();
-  /** holder -> the store's monthly total (all its keys) at the last flush. */
-  private readonly stored = new Map<string, { month: string; total: number; seenAt: number }>();
+  /** holder -> its stored total and unconfirmed counts (see Ledger). */
+  private readonly ledgers = new Map<string, Ledger>();
   private readonly loading = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -104,15 +168,18 @@ export class UsageMeter {
    */
   async load(keyId: string): Promise<void> {
     const { month } = this.clock.at(this.nowMs());
-    const known = this.stored.get(keyId);
-    if (known && known.month === month) {
+    const known = this.ledgers.get(keyId);
+    if (known?.storedMonth === month) {
       known.seenAt = Date.now();
       return;
     }
     let loading = this.loading.get(keyId);
     if (!loading) {
       loading = this.store.holderUsage([keyId], month).then((totals) => {
-        this.stored.set(keyId, { month, total: totals.get(keyId) ?? 0, seenAt: Date.now() });
+        const ledger = this.ledgerOf(keyId);
+        ledger.storedMonth = month;
+        ledger.storedTotal = totals.get(keyId) ?? 0;
+        ledger.seenAt = Date.now();
       }).finally(() => this.loading.delete(keyId));
       this.loading.set(keyId, loading);
     }
@@ -137,9 +204,28 @@ export class UsageMeter {
   }
 
   /** Requests of this holder counted this month, everywhere the store knows of plus here. Call load() first. */
-  used(keyId: string, { month } = this.period()): number {
-    const known = this.stored.get(keyId);
-    return (known?.month === month ? known.total : 0) + (this.unconfirmed.get(keyId)?.get(month) ?? 0);
+  used(keyId: string, { month }: { month: string } = this.period()): number {
+    const ledger = this.ledgers.get(keyId);
+    if (ledger === undefined) return 0;
+    return (ledger.storedMonth === month ? ledger.storedTotal : 0) + ledger.unconfirmed.get(month);
+  }
+
+  /** The holder's ledger, made if it has none. */
+  private ledgerOf(holderId: string): Ledger {
+    let ledger = this.ledgers.get(holderId);
+    if (ledger === undefined) this.ledgers.set(holderId, (ledger = new Ledger()));
+    return ledger;
+  }
+
+  /** Counts one request of `keyId` on `day`. */
+  private tally(keyId: string, holderId: string, day: string, nowMs: number): void {
+    let tally = this.pending.get(keyId);
+    if (tally === undefined) this.pending.set(keyId, (tally = new Tally(holderId, nowMs)));
+    else {
+      tally.holderId = holderId;
+      tally.lastUsed = nowMs;
+    }
+    tally.add(day, 1);
   }
 
   /**
@@ -149,11 +235,10 @@ export class UsageMeter {
    */
   standing(holderId: string, at: PeriodFacts): HolderStanding {
     const { month } = at;
-    const stored = this.stored.get(holderId);
-    const loaded = stored !== undefined && stored.month === month;
-    const months = this.unconfirmed.get(holderId);
-    const unconfirmed = months?.get(month) ?? 0;
-    return { month, loaded, storedTotal: loaded ? stored.total : 0, unconfirmed, months };
+    const ledger = this.ledgers.get(holderId);
+    if (ledger === undefined) return { month, loaded: false, storedTotal: 0, unconfirmed: 0, ledger };
+    const loaded = ledger.storedMonth === month;
+    return { month, loaded, storedTotal: loaded ? ledger.storedTotal : 0, unconfirmed: ledger.unconfirmed.get(month), ledger };
   }
 
   /** used() from a standing. */
@@ -183,13 +268,8 @@ export class UsageMeter {
       this.countFor(keyId, holderId, monthlyQuota, nowMs);
       return;
     }
-    addTo(this.pending, keyId, day, 1);
-    if (holderId !== keyId) this.pendingHolders.set(keyId, holderId);
-    let { months } = standing;
-    if (months === undefined) this.unconfirmed.set(holderId, (months = new Map()));
-    const unconfirmed = standing.unconfirmed + 1;
-    months.set(month, unconfirmed);
-    this.lastUsed.set(keyId, nowMs);
+    this.tally(keyId, holderId, day, nowMs);
+    const unconfirmed = (standing.ledger ?? this.ledgerOf(holderId)).unconfirmed.add(month, 1);
     if (!this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
       const remaining = monthlyQuota - standing.storedTotal;
       if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
@@ -207,13 +287,11 @@ export class UsageMeter {
    */
   countFor(keyId: string, holderId: string, monthlyQuota?: number, nowMs = this.nowMs()): void {
     const { day, month } = this.clock.at(nowMs);
-    addTo(this.pending, keyId, day, 1);
-    if (holderId !== keyId) this.pendingHolders.set(keyId, holderId);
-    const unconfirmed = addTo(this.unconfirmed, holderId, month, 1);
-    this.lastUsed.set(keyId, nowMs);
+    this.tally(keyId, holderId, day, nowMs);
+    const ledger = this.ledgerOf(holderId);
+    const unconfirmed = ledger.unconfirmed.add(month, 1);
     if (monthlyQuota !== undefined && !this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
-      const stored = this.stored.get(holderId);
-      const remaining = monthlyQuota - (stored?.month === month ? stored.total : 0);
+      const remaining = monthlyQuota - (ledger.storedMonth === month ? ledger.storedTotal : 0);
       if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
     }
   }
@@ -238,7 +316,7 @@ export class UsageMeter {
   unwrittenOf(keyId: string, { month }: { month: string } = this.period()): number {
     let n = 0;
     for (const batch of [this.pending, this.writing]) {
-      for (const [day, count] of batch?.get(keyId) ?? []) if (day.startsWith(month)) n += count;
+      for (const [day, count] of batch?.get(keyId)?.entries() ?? []) if (day.startsWith(month)) n += count;
     }
     return n;
   }
@@ -257,7 +335,7 @@ export class UsageMeter {
   /** Requests counted but not yet written (what a crash now would lose). */
   get unflushed(): number {
     let n = 0;
-    for (const days of this.pending.values()) for (const count of days.values()) n += count;
+    for (const tally of this.pending.values()) for (const [, count] of tally.entries()) n += count;
     return n;
   }
 
@@ -275,32 +353,44 @@ export class UsageMeter {
 
   private async write(): Promise<void> {
     const batch = this.pending;
-    const holders = this.pendingHolders;
-    const lastUsed = this.lastUsed;
     this.pending = new Map();
-    this.pendingHolders = new Map();
-    this.lastUsed = new Map();
-    const holderOf = (keyId: string) => holders.get(keyId) ?? keyId;
-    const increments: UsageIncrement[] = [...batch].flatMap(([keyId, days]) => [...days].map(([day, count]) => ({ keyId, day, count })));
+    const increments: UsageIncrement[] = [];
+    const lastUsedIso = new Map<string, string>();
+    const batchHolders = new Set<string>();
+    for (const [keyId, tally] of batch) {
+      for (const [day, count] of tally.entries()) increments.push({ keyId, day, count });
+      batchHolders.add(tally.holderId);
+    }
     // From the meter's clock: the same string as the periods requests read (compared at once, not char by char).
     const { month } = this.clock.at(this.nowMs());
     const idleSince = Date.now() - IDLE_MS;
-    const batchHolders = new Set([...batch.keys()].map(holderOf));
-    for (const [holderId, entry] of this.stored) if (entry.seenAt < idleSince && !batchHolders.has(holderId)) this.stored.delete(holderId);
-    const active = [...new Set([...this.stored.keys(), ...batchHolders])];
+    const active: string[] = [];
+    for (const [holderId, ledger] of this.ledgers) {
+      if (ledger.storedMonth === undefined || batchHolders.has(holderId)) continue;
+      if (ledger.seenAt >= idleSince) active.push(holderId);
+      else {
+        // An idle holder's stored total is forgotten (read again when it comes back).
+        ledger.storedMonth = undefined;
+        if (ledger.unconfirmed.empty) this.ledgers.delete(holderId);
+      }
+    }
+    active.push(...batchHolders);
     if (increments.length === 0 && active.length === 0) return;
     const started = performance.now();
     let totals: Map<string, number>;
     try {
-      const lastUsedIso = new Map([...lastUsed].map(([keyId, ms]) => [keyId, new Date(ms).toISOString()]));
+      for (const [keyId, tally] of batch) lastUsedIso.set(keyId, new Date(tally.lastUsed).toISOString());
       this.writing = batch;
       totals = await this.store.recordUsage(increments, lastUsedIso, month, active);
     } catch (error) {
       this.writing = undefined;
-      // Nothing is lost: the batch is added back to whatever was counted meanwhile.
-      for (const { keyId, day, count } of increments) addTo(this.pending, keyId, day, count);
-      for (const [keyId, holderId] of holders) if (!this.pendingHolders.has(keyId)) this.pendingHolders.set(keyId, holderId);
-      for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+      // Nothing is lost: the batch is added back to whatever was counted meanwhile (whose holder and last use are
+      // the newer).
+      for (const [keyId, tally] of batch) {
+        const now = this.pending.get(keyId);
+        if (now === undefined) this.pending.set(keyId, tally);
+        else for (const [day, count] of tally.entries()) now.add(day, count);
+      }
       this.stats.failures++;
       this.consecutiveFailures++;
       this.lastFailureAt = Date.now();
@@ -308,31 +398,21 @@ export class UsageMeter {
       throw error;
     }
     this.writing = undefined;
-    for (const { keyId, day, count } of increments) {
-      const holderId = holderOf(keyId);
-      const months = this.unconfirmed.get(holderId);
-      if (!months) continue;
-      const month = day.slice(0, 7);
-      const left = (months.get(month) ?? 0) - count;
-      if (left > 0) months.set(month, left);
-      else if (months.delete(month) && months.size === 0) this.unconfirmed.delete(holderId);
+    for (const [, tally] of batch) {
+      const ledger = this.ledgers.get(tally.holderId);
+      if (ledger) for (const [day, count] of tally.entries()) ledger.unconfirmed.subtract(day.slice(0, 7), count);
     }
     const now = Date.now();
     for (const holderId of active) {
-      this.stored.set(holderId, { month, total: totals.get(holderId) ?? 0, seenAt: batchHolders.has(holderId) ? now : this.stored.get(holderId)?.seenAt ?? now });
+      const ledger = this.ledgerOf(holderId);
+      const known = ledger.storedMonth !== undefined;
+      ledger.storedMonth = month;
+      ledger.storedTotal = totals.get(holderId) ?? 0;
+      if (batchHolders.has(holderId) || !known) ledger.seenAt = now;
     }
     this.stats.flushes++;
     this.consecutiveFailures = 0;
     this.stats.lastFlushMs = performance.now() - started;
     this.stats.lastSuccessAt = now;
   }
-}
-
-/** Adds `n` to `counts[outer][inner]` and returns the new value. */
-function addTo(counts: Map<string, Map<string, number>>, outer: string, inner: string, n: number): number {
-  let inners = counts.get(outer);
-  if (!inners) counts.set(outer, (inners = new Map()));
-  const value = (inners.get(inner) ?? 0) + n;
-  inners.set(inner, value);
-  return value;
 }

@@ -75,6 +75,38 @@ describe('UsageMeter', () => {
     assert.equal(meter.used('key_a'), 1);
   });
 
+  it('keeps days and months apart across midnight, a month\'s turn, a failed write and counts made meanwhile', async () => {
+    let clock = new Date('2027-01-31T23:59:58.000Z');
+    const other = new UsageMeter(store, { flushIntervalMs: 60_000, now: () => clock });
+    await other.load('key_b');
+    other.count('key_b');
+    other.count('key_b');
+    clock = new Date('2027-02-01T00:00:01.000Z');
+    for (let i = 0; i < 3; i++) other.count('key_b');
+    assert.equal(other.used('key_b'), 3, 'February so far');
+    assert.equal(other.used('key_b', { month: '2027-01' }), 2);
+    assert.equal(other.unwrittenOf('key_b', { month: '2027-01' }), 2);
+    assert.equal(other.unwrittenOf('key_b', { month: '2027-02' }), 3);
+    const locker = new Database(path);
+    locker.exec('BEGIN EXCLUSIVE');
+    await assert.rejects(other.flush(), /locked|busy/i);
+    other.count('key_b');
+    clock = new Date('2027-02-02T08:00:00.000Z');
+    other.count('key_b');
+    assert.equal(other.unflushed, 7);
+    assert.equal(other.used('key_b'), 5);
+    assert.equal(other.used('key_b', { month: '2027-01' }), 2);
+    assert.equal(other.unwrittenOf('key_b', { month: '2027-02' }), 5);
+    locker.exec('ROLLBACK');
+    locker.close();
+    await other.flush();
+    assert.equal(other.unflushed, 0);
+    assert.deepEqual(await store.dailyUsage('key_b', '2027-01-01', '2027-02-28'),
+      [{ day: '2027-01-31', count: 2 }, { day: '2027-02-01', count: 4 }, { day: '2027-02-02', count: 1 }]);
+    assert.equal(other.used('key_b'), 5, 'the stored total, nothing unconfirmed counted twice');
+    assert.equal(other.used('key_b', { month: '2027-01' }), 0, 'January is no longer this process\'s to report');
+  });
+
   it('writes what is left when stopped', async () => {
     await meter.load('key_b');
     meter.count('key_b');

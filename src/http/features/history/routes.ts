@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '../../schemas/type.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import { notFound } from '../../errors.js';
-import type { PayloadCache } from '../../payload-cache.js';
+import { type PayloadCache, unitKeys, unitKeysByLang } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { errorResponses, IdentifierError, IdParams, LangQuery, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
 import { Envelope } from '../../schemas/identifier.js';
@@ -28,6 +28,8 @@ function historyErrors<T extends Parameters<typeof errorResponses>[0]>(envelope:
 }
 
 export async function historyRoutes(app: FastifyInstance, { gazetteer, payloads }: { gazetteer: Gazetteer; payloads: PayloadCache }): Promise<void> {
+  const v1Key = unitKeys('v1|history|');
+  const key = unitKeysByLang('history|');
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   typed.get('/v1/units/:code/history', {
@@ -47,7 +49,7 @@ export async function historyRoutes(app: FastifyInstance, { gazetteer, payloads 
     const { code } = request.params;
     const unit = namedCode(gazetteer, code);
     if (!unit) throw notFound(`No unit has or had code ${code}.`);
-    payloads.sendWhole(reply, `v1|history|${code}`, () => ({ status: 'success' as const, data: [v1History(gazetteer, unit)] }));
+    payloads.sendWhole(reply, v1Key(unit.code), () => ({ status: 'success' as const, data: [v1History(gazetteer, unit)] }));
   });
 
   typed.get('/units/:id/history', {
@@ -66,6 +68,6 @@ export async function historyRoutes(app: FastifyInstance, { gazetteer, payloads 
     const code = gazetteer.byId(id)?.code ?? gazetteer.retiredCodeOfId(id);
     const unit = code === undefined ? undefined : namedCode(gazetteer, code);
     if (!unit) throw notFound(`No unit has or had id ${id}.`);
-    payloads.sendIdentifier(reply, `history|${unit.code}|${lang}`, () => identifierHistory(gazetteer, unit, lang));
+    payloads.sendIdentifier(reply, key(unit.code, lang), () => identifierHistory(gazetteer, unit, lang));
   });
 }

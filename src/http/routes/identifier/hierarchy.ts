@@ -9,7 +9,7 @@ import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { Level, Unit } from '../../../gazetteer/types.js';
 import type { Locator } from '../../../geo/locations.js';
 import { invalidRequest, notFound, unitById } from '../../errors.js';
-import type { PayloadCache } from '../../payload-cache.js';
+import { type PayloadCache, unitKeysByLang } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { identifierPresenters, type Lang } from '../../presenters/identifier.js';
 import { errorResponses, IdentifierError, idParams, LangQuery, NotModified } from '../../schemas/common.js';
@@ -30,11 +30,12 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
   const present = identifierPresenters(gazetteer, locate);
   const langOf = (request: FastifyRequest) => ((request.query as { lang?: Lang }).lang ?? 'en');
 
+  const detailKey = unitKeysByLang('detail|');
   /** The detail body of a unit: the same for its id and its slug path. */
   const detailBody = (reply: FastifyReply, unit: Unit, lang: Lang) => {
     // Locations derive from the boundaries (CC BY 4.0): their attribution goes with them.
     if (locate && unit.level !== 'village') reply.header('x-attribution', locate.attribution);
-    payloads.sendIdentifier(reply, `detail|${unit.code}|${lang}`, () => present.detail(unit, lang));
+    payloads.sendIdentifier(reply, detailKey(unit.code, lang), () => present.detail(unit, lang));
   };
 
   // The id of a retired unit answers 410 Gone with its successors.
@@ -50,7 +51,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
     },
   }, (request, reply) => {
     const lang = langOf(request);
-    payloads.sendIdentifier(reply, `provinces|${lang}`,
+    payloads.sendIdentifier(reply, lang === 'km' ? 'provinces|km' : 'provinces|en',
       () => ({ items: gazetteer.provinces().map((u) => present.provinceListItem(u, lang)) }));
   });
 
@@ -78,6 +79,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
     { level: 'district', childLevel: 'commune', item: CommuneListItem, present: present.communeListItem, operationId: 'listCommunesOfDistrict' },
     { level: 'commune', childLevel: 'village', item: VillageListItem, present: present.villageListItem, operationId: 'listVillagesOfCommune' },
   ] as const;
+  const childrenKey = unitKeysByLang('children|');
   for (const { level, childLevel, item, present: presentItem, operationId } of lists) {
     typed.get(`/${PLURAL[level]}/:id/${PLURAL[childLevel]}`, {
       schema: {
@@ -91,7 +93,7 @@ export async function identifierHierarchyRoutes(app: FastifyInstance, { gazettee
     }, (request, reply) => {
       const unit = find(request.params.id, level);
       const lang = langOf(request);
-      payloads.sendIdentifier(reply, `children|${unit.code}|${lang}`,
+      payloads.sendIdentifier(reply, childrenKey(unit.code, lang),
         () => ({ items: gazetteer.children(unit.code).map((child) => presentItem(child, lang)) }));
     });
   }

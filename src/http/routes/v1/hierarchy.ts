@@ -11,7 +11,7 @@ import type { Level, Unit } from '../../../gazetteer/types.js';
 import type { Locator } from '../../../geo/locations.js';
 import { CODE_LENGTH } from '../../../gazetteer/types.js';
 import { unitByCode } from '../../errors.js';
-import type { PayloadCache } from '../../payload-cache.js';
+import { type PayloadCache, unitKeys } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { v1Record } from '../../presenters/v1.js';
 import { errorResponses, EXAMPLE_CODES, NcddCode, NoQuery, NotModified, V1Error } from '../../schemas/common.js';
@@ -45,6 +45,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
     },
   }, (_request, reply) => success(reply, 'v1|provinces', () => gazetteer.provinces()));
 
+  const provinceKey = unitKeys('v1|province|');
   typed.get('/v1/provinces/:province_code', {
     schema: {
       operationId: 'v1GetProvince',
@@ -56,7 +57,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
     },
   }, (request, reply) => {
     const province = find((request.params as { province_code: string }).province_code, 'province');
-    success(reply, `v1|province|${province.code}`, () => [province]);
+    success(reply, provinceKey(province.code), () => [province]);
   });
 
   const lists = [
@@ -64,6 +65,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
     { path: '/v1/communes/:district_code', param: 'district_code', level: 'district', record: V1Commune, operationId: 'v1ListCommunes', what: 'communes' },
     { path: '/v1/villages/:commune_code', param: 'commune_code', level: 'commune', record: V1Village, operationId: 'v1ListVillages', what: 'villages' },
   ] as const;
+  const childrenKey = unitKeys('v1|children|');
   for (const { path, param, level, record, operationId, what } of lists) {
     typed.get(path, {
       schema: {
@@ -76,7 +78,7 @@ export async function v1HierarchyRoutes(app: FastifyInstance, { gazetteer, paylo
       },
     }, (request, reply) => {
       const parent = find((request.params as Record<string, string>)[param]!, level);
-      success(reply, `v1|children|${parent.code}`, () => gazetteer.children(parent.code));
+      success(reply, childrenKey(parent.code), () => gazetteer.children(parent.code));
     });
   }
 }
