@@ -8,6 +8,11 @@
  *
  *   npm run bench:profile                                  GET /v1/districts/12 with a key, 100,000 requests
  *   npm run bench:profile -- --path /lookup/120101 --amount 50000 --keep   (--keep: leave the .cpuprofile)
+ *   npm run bench:profile -- --resolve-distinct --amount 20000 --connections 10 --pipelining 1
+ *                                                          GET /v1/resolve with a new address on every request (the
+ *                                                          evaluation set's, each with another house number: none
+ *                                                          answered from the body cache); the reference replays the
+ *                                                          first answer's bytes
  *   npm run bench:profile -- --callgrind --amount 10000    instructions per request under valgrind instead (repeatable
  *                                                          on a busy machine; see bench/callgrind.ts), by group and
  *                                                          function; --variant distB/server.js adds another build
@@ -35,6 +40,7 @@ const { values: flags } = parseArgs({
     callgrind: { type: 'boolean', default: false },
     'callgrind-warmup': { type: 'string', default: '20000' },
     variant: { type: 'string' },
+    'resolve-distinct': { type: 'boolean', default: false },
   },
 });
 const root = new URL('..', import.meta.url).pathname;
@@ -124,7 +130,8 @@ async function profileServer(dir: string, name: string, args: string[], env: Rec
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   await onReady(url);
-  const load = { url: url + path, headers, connections: Number(flags.connections), pipelining: Number(flags.pipelining) };
+  const load = { url: url + path, headers, connections: Number(flags.connections), pipelining: Number(flags.pipelining),
+    ...(flags['resolve-distinct'] && name === 'kh-address' ? { requests: [{ setupRequest: (request: object) => ({ ...request, path: distinctPath() }) }] } : {}) };
   await autocannon({ ...load, duration: Number(flags.warmup) });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const windowStart = performance.now();
@@ -165,11 +172,19 @@ async function profileServer(dir: string, name: string, args: string[], env: Rec
   return { requests: result.requests.total, non2xx: result.non2xx, seconds, sampledUs: busyUs, busyUs: cpuUs, groups, functions, file: join(profileDir, file) };
 }
 
+/** For --resolve-distinct: the evaluation set's addresses, each time with another house number (as `npm run bench`). */
+const addresses = (JSON.parse(readFileSync(join(root, 'test/address/eval-cases.json'), 'utf8')) as { input: string }[]).map((c) => c.input);
+let distinct = 0;
+function distinctPath(): string {
+  const n = distinct++;
+  return `/v1/resolve?q=${encodeURIComponent(`#${Math.floor(n / addresses.length) + 1}, ${addresses[n % addresses.length]}`)}`;
+}
+
 async function main(): Promise<void> {
   if (pinned) execFileSync('taskset', ['-a', '-p', '-c', String(cpus - 1), String(process.pid)], { stdio: 'ignore' });
   const { dir, databaseUrl, key } = await benchmarkStore('kh-profile-');
   const headers = { 'x-api-key': key };
-  const path = flags.path;
+  const path = flags['resolve-distinct'] ? distinctPath() : flags.path;
   const responses = join(dir, 'responses.json');
   const capture = async (url: string) => {
     const response = await fetch(url + path, { headers });

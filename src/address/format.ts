@@ -13,7 +13,17 @@ export interface FormattedAddress {
   latin: string;
 }
 
-const khmerDigits = (text: string) => text.replace(/[0-9]/g, (d) => String.fromCharCode(0x17e0 + Number(d)));
+const KHMER_DIGITS = '០១២៣៤៥៦៧៨៩';
+
+/** ASCII digits written as Khmer digits (a loop: a replace() with a callback per digit cost more than the rest). */
+function khmerDigits(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out += c >= 48 && c <= 57 ? KHMER_DIGITS[c - 48]! : text[i]!;
+  }
+  return out;
+}
 
 /** The unit's Khmer name with its unit word, unless the name already starts with it (ភូមិថ្មី). */
 function khmerUnit(unit: Unit): string {
@@ -24,6 +34,14 @@ function latinUnit(unit: Unit): string {
   if (unit.level === 'province') return `${unit.name_latin} ${unit.type === 'capital' ? 'Capital' : 'Province'}`;
   const word = unit.unit_type_latin;
   return unit.name_latin.toLowerCase().startsWith(`${word.toLowerCase()} `) ? unit.name_latin : `${word} ${unit.name_latin}`;
+}
+
+/** Each unit's written forms, made once (every answer that names the unit writes the same). */
+const written = new WeakMap<Unit, { km: string; latin: string; postalKm: string }>();
+function writtenUnit(unit: Unit): { km: string; latin: string; postalKm: string } {
+  let forms = written.get(unit);
+  if (forms === undefined) written.set(unit, (forms = { km: khmerUnit(unit), latin: latinUnit(unit), postalKm: khmerDigits(unit.postal_code) }));
+  return forms;
 }
 
 function khmerStreet(street: string): string {
@@ -38,6 +56,7 @@ export function formatAddress(chain: Chain, parts: Pick<AddressParts, 'house_num
   const units = [chain.village, chain.commune, chain.district, chain.province].filter((u): u is Unit => u !== null);
   // The postal code of the most specific unit (a village carries its commune's).
   const postal = units[0]!.postal_code;
+  const postalKm = writtenUnit(units[0]!).postalKm;
   const km: string[] = [];
   const latin: string[] = [];
   if (parts.house_number) {
@@ -57,8 +76,9 @@ export function formatAddress(chain: Chain, parts: Pick<AddressParts, 'house_num
     latin.push(/^[\u1780-\u17FF]/.test(parts.borey) ? parts.borey : parts.borey);
   }
   for (const unit of units) {
-    km.push(khmerUnit(unit));
-    latin.push(latinUnit(unit));
+    const forms = writtenUnit(unit);
+    km.push(forms.km);
+    latin.push(forms.latin);
   }
-  return { km: `${km.join(' ')} ${khmerDigits(postal)}`, latin: `${latin.join(', ')} ${postal}` };
+  return { km: `${km.join(' ')} ${postalKm}`, latin: `${latin.join(', ')} ${postal}` };
 }
