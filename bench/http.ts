@@ -335,11 +335,13 @@ async function main(): Promise<void> {
   // Every request a new address (the evaluation set's, each time with another house number): none is answered from
   // the service's body cache, so this measures the resolver itself.
   let distinct = 0;
-  const distinctPath = () => {
+  const distinctPath = (query = '') => {
     const n = distinct++;
-    return `/v1/resolve?q=${encodeURIComponent(`#${Math.floor(n / addresses.length) + 1}, ${addresses[n % addresses.length]}`)}`;
+    return `/v1/resolve?q=${encodeURIComponent(`#${Math.floor(n / addresses.length) + 1}, ${addresses[n % addresses.length]}`)}${query}`;
   };
   const distinctRequest: autocannon.Request = { ...get(distinctPath()), setupRequest: (request) => ({ ...request, path: distinctPath() }) };
+  // The same with limit=1: the best candidate only (what a form that fills itself in asks for).
+  const bestOnlyRequest: autocannon.Request = { ...get(distinctPath('&limit=1')), setupRequest: (request) => ({ ...request, path: distinctPath('&limit=1') }) };
   // 60 points spread over Cambodia (deterministic), a few of them off the coast or outside.
   const points = Array.from({ length: 60 }, (_, i) => ({ lat: (10.4 + ((i * 0.37) % 4.2)).toFixed(4), lng: (102.4 + ((i * 0.53) % 5.2)).toFixed(4) }));
   const district = gazetteer.byCode('1201')!.id;
@@ -364,6 +366,8 @@ async function main(): Promise<void> {
       target: { against: 'hello-world', minRatio: 0.3 } },
     { name: 'resolve, distinct addresses (none cached)', route: { method: 'get', path: '/v1/resolve' }, requests: [distinctRequest], expectStatus: 200,
       static: false, load: { connections: 10, pipelining: 1 }, target: { against: 'hello-world', minRatio: 0.3 } },
+    { name: 'resolve, distinct addresses, limit=1 (none cached)', route: { method: 'get', path: '/v1/resolve' }, requests: [bestOnlyRequest], expectStatus: 200,
+      static: false, load: { connections: 10, pipelining: 1 } },
     { name: `resolve batch (POST, ${batch.length} addresses)`, route: { method: 'post', path: '/v1/resolve' },
       requests: [{ method: 'POST', path: '/v1/resolve', headers: { ...keyed, 'content-type': 'application/json' }, body: JSON.stringify(batch) }],
       expectStatus: 200, static: false, perRequest: { count: batch.length, unit: 'addresses' }, load: { connections: 2, pipelining: 1 } },

@@ -91,6 +91,35 @@ describe('resolve routes (no key gate)', () => {
     assert.equal((await app.inject(`/v1/resolve?q=a&page=2`)).statusCode, 400);
   });
 
+  it('limit answers the first candidates of the full answer, exactly as there, in each shape and in a batch', async () => {
+    // Namesakes (AMBIGUOUS), a commune not in the district named, a former parent: the full answer has several.
+    const addresses = ['Phum Kandal', 'Sangkat Tonle Basak, Khan Daun Penh', 'ភូមិថ្មី', 'Kraom Village, Prek Anhchanh Commune, Kandal'];
+    for (const address of addresses) {
+      const full = (await app.inject(`/v1/resolve?q=${q(address)}`)).json().data;
+      assert.ok(full.length >= 2, address);
+      for (let limit = 1; limit <= 5; limit++) {
+        const limited = await app.inject(`/v1/resolve?q=${q(address)}&limit=${limit}`);
+        assert.equal(limited.statusCode, 200);
+        assert.deepEqual(limited.json().data, full.slice(0, limit), `${address}, limit ${limit}`);
+      }
+      const items = (await app.inject(`/resolve?q=${q(address)}&lang=km`)).json().data.items;
+      const one = (await app.inject(`/resolve?q=${q(address)}&lang=km&limit=1`)).json().data;
+      assert.deepEqual(one.items, items.slice(0, 1));
+      assert.equal(one.total, 1);
+    }
+    const batch = await app.inject({ method: 'POST', url: '/v1/resolve?limit=1', payload: addresses });
+    assert.equal(batch.statusCode, 200);
+    for (const [i, item] of batch.json().data.entries()) {
+      assert.deepEqual(item.data, (await app.inject(`/v1/resolve?q=${q(addresses[i]!)}`)).json().data.slice(0, 1));
+    }
+    for (const bad of ['0', '6', '1.5', '-1', 'x', '']) {
+      const response = await app.inject(`/v1/resolve?q=${q('Phum Kandal')}&limit=${bad}`);
+      assert.equal(response.statusCode, 400, bad);
+      assert.equal(response.json().error.code, 'invalid_request');
+      assert.equal((await app.inject({ method: 'POST', url: `/v1/resolve?limit=${bad}`, payload: ['Phum Kandal'] })).statusCode, 400, bad);
+    }
+  });
+
   it('POST /v1/resolve answers a batch in order, with per-item errors', async () => {
     const response = await app.inject({ method: 'POST', url: '/v1/resolve', payload: ['Tonle Basak Chamkar Mon', '   ', 'ក្រុងសៀមរាប', 'qqqzx'] });
     assert.equal(response.statusCode, 200);

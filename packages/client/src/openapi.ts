@@ -6483,6 +6483,8 @@ export interface operations {
             query: {
                 /** @description Language of `name`, every `*_name` and `unit_type`: `en` (Latin script) or `km` (Khmer). */
                 lang?: "en" | "km";
+                /** @description Most candidates to answer, 1 to 5 (default 5). The candidates are the first `limit` of the full answer, each exactly as there (confidence and warnings included); fewer cost less work and fewer bytes (one candidate: about a fifth of the body). Plain decimal digits only. */
+                limit?: number;
                 /** @description An address as people write it, in Khmer or Latin script or both, in any order, with or without unit words or commas; at most 500 characters. Must contain a letter or digit. */
                 q: string;
             };
@@ -13060,6 +13062,8 @@ export interface operations {
     v1Resolve: {
         parameters: {
             query: {
+                /** @description Most candidates to answer, 1 to 5 (default 5). The candidates are the first `limit` of the full answer, each exactly as there (confidence and warnings included); fewer cost less work and fewer bytes (one candidate: about a fifth of the body). Plain decimal digits only. */
+                limit?: number;
                 /** @description An address as people write it, in Khmer or Latin script or both, in any order, with or without unit words or commas; at most 500 characters. Must contain a letter or digit. */
                 q: string;
             };
@@ -13686,7 +13690,10 @@ export interface operations {
     };
     v1ResolveBatch: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Most candidates to answer, 1 to 5 (default 5). The candidates are the first `limit` of the full answer, each exactly as there (confidence and warnings included); fewer cost less work and fewer bytes (one candidate: about a fifth of the body). Plain decimal digits only. */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -8,7 +8,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import { AddressInputError, type AddressResolver, checkAddressInput } from '../../../address/resolve.js';
+import { AddressInputError, type AddressResolver, checkAddressInput, MAX_CANDIDATES } from '../../../address/resolve.js';
 import { validateAddress } from '../../../address/validate.js';
 import type { Gazetteer } from '../../../gazetteer/gazetteer.js';
 import type { AccessControl } from '../../../keys/access-control.js';
@@ -20,7 +20,7 @@ import { errorResponses, IdentifierError, NotModified, V1Error } from '../../sch
 import { Envelope } from '../../schemas/identifier.js';
 import { identifierCandidate, v1Candidate } from './presenters.js';
 import {
-  MAX_BATCH, ResolveData, ResolveQuery, V1BatchItem, V1BatchResponse, V1ResolveBody, V1ResolveQuery, V1ResolveResponse, V1ValidateQuery,
+  MAX_BATCH, ResolveData, ResolveQuery, V1BatchItem, V1BatchQuery, V1BatchResponse, V1ResolveBody, V1ResolveQuery, V1ResolveResponse, V1ValidateQuery,
   V1ValidateResponse,
 } from './schemas.js';
 
@@ -46,9 +46,9 @@ export interface ResolveRouteOptions {
 }
 
 /** Resolves, turning input that is not an address into a 400 naming the parameter. */
-function resolveOr400(resolver: AddressResolver, q: string, where: 'query' | 'body', parameter: string) {
+function resolveOr400(resolver: AddressResolver, q: string, where: 'query' | 'body', parameter: string, limit: number) {
   try {
-    return resolver.resolve(q);
+    return resolver.resolve(q, { limit });
   } catch (error) {
     if (error instanceof AddressInputError) {
       throw invalidRequest(`Invalid ${where === 'query' ? 'query parameter' : 'body'} ${parameter}: ${error.message}.`, [{ in: where, parameter, message: error.message }]);
@@ -86,10 +86,11 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
       response: { 200: { ...V1ResolveResponse, description: 'Candidates, best first.' }, 304: NotModified, ...errorResponses(V1Error) },
     },
   }, (request, reply) => {
-    const { q } = request.query;
+    const { q, limit = MAX_CANDIDATES } = request.query;
     // Checked before the cache (a bad q is a 400 even with a matching ETag); resolved only when not cached.
     checkOr400(q);
-    payloads.sendWhole(reply, `v1resolve|${q}`, () => ({ status: 'success' as const, data: resolveOr400(resolver, q, 'query', 'q').candidates.map(v1Candidate) }));
+    payloads.sendWhole(reply, `v1resolve|${limit}|${q}`,
+      () => ({ status: 'success' as const, data: resolveOr400(resolver, q, 'query', 'q', limit).candidates.map(v1Candidate) }));
   });
 
   typed.get('/resolve', {
@@ -102,11 +103,11 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
       response: { 200: Envelope(ResolveData, 'Candidates, best first.'), 304: NotModified, ...errorResponses(IdentifierError) },
     },
   }, (request, reply) => {
-    const { q, lang = 'en' } = request.query;
+    const { q, lang = 'en', limit = MAX_CANDIDATES } = request.query;
     checkOr400(q);
     const byCode = (code: string) => gazetteer.byCode(code);
-    payloads.sendIdentifier(reply, `resolve|${lang}|${q}`, () => {
-      const items = resolveOr400(resolver, q, 'query', 'q').candidates.map((c) => identifierCandidate(c, lang, byCode));
+    payloads.sendIdentifier(reply, `resolve|${lang}|${limit}|${q}`, () => {
+      const items = resolveOr400(resolver, q, 'query', 'q', limit).candidates.map((c) => identifierCandidate(c, lang, byCode));
       return { items, total: items.length };
     });
   });
@@ -124,6 +125,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
         + 'resolved or counted and the answer is 429 quota_exceeded. The per-second limit counts the call once. Each result is '
         + 'what GET /v1/resolve answers for that address; an address that is blank or has no letter or digit gets '
         + '`{ status: "error" }` in its place, the others are still resolved.',
+      querystring: V1BatchQuery,
       body: V1ResolveBody,
       response: { 200: { ...V1BatchResponse, description: 'One result per address, in order.' }, ...errorResponses(V1Error),
         415: { ...V1Error, description: 'Not sent as application/json.' } },
@@ -156,6 +158,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     },
   }, async (request, reply) => {
     const addresses = request.body;
+    const { limit = MAX_CANDIDATES } = request.query;
     if (access && request.apiKey && addresses.length > 1) {
       const charged = access.chargeMore(request.apiKey.key, addresses.length - 1);
       const limits = { ...charged.limits, perSecond: request.apiKey.limits.perSecond };
@@ -169,7 +172,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     }
     const one = (q: string): Static<typeof V1BatchItem> => {
       try {
-        return { status: 'success' as const, data: resolver.resolve(q).candidates.map(v1Candidate) };
+        return { status: 'success' as const, data: resolver.resolve(q, { limit }).candidates.map(v1Candidate) };
       } catch (error) {
         if (error instanceof AddressInputError) return { status: 'error' as const, error: { code: 'invalid_request' as const, message: `This address ${error.message}.` } };
         throw error;

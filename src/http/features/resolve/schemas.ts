@@ -1,7 +1,7 @@
 /** Address resolution and validation: parameters and records of both shapes (one source for validation, serialisation, OpenAPI). */
 import type { Static, TSchema } from 'typebox';
 import { Type } from '../../schemas/type.js';
-import { MATCH_HOWS, MAX_ADDRESS_LENGTH, WARNING_CODES } from '../../../address/resolve.js';
+import { MATCH_HOWS, MAX_ADDRESS_LENGTH, MAX_CANDIDATES, WARNING_CODES } from '../../../address/resolve.js';
 import { LEVELS } from '../../../gazetteer/types.js';
 import { Lang, PostalCode, Uuid } from '../../schemas/common.js';
 
@@ -24,8 +24,20 @@ const q = Type.String({
   examples: ['#12, St. 271, Sangkat Toul Tom Poung 1, Khan Chamkar Mon, Phnom Penh', 'ភូមិ១ សង្កាត់ទន្លេបាសាក់ ខណ្ឌចំការមន រាជធានីភ្នំពេញ'],
 });
 
-export const V1ResolveQuery = Type.Object({ q }, { additionalProperties: false });
-export const ResolveQuery = Type.Object({ q, lang: Type.Optional(Lang) }, { additionalProperties: false });
+const limit = Type.Integer({
+  minimum: 1,
+  maximum: MAX_CANDIDATES,
+  default: MAX_CANDIDATES,
+  description: `Most candidates to answer, 1 to ${MAX_CANDIDATES} (default ${MAX_CANDIDATES}). The candidates are the first \`limit\` of `
+    + `the full answer, each exactly as there (confidence and warnings included); fewer cost less work and fewer bytes (one `
+    + `candidate: about a fifth of the body). Plain decimal digits only.`,
+  examples: [1],
+});
+
+export const V1ResolveQuery = Type.Object({ q, limit: Type.Optional(limit) }, { additionalProperties: false });
+export const ResolveQuery = Type.Object({ q, lang: Type.Optional(Lang), limit: Type.Optional(limit) }, { additionalProperties: false });
+/** POST /v1/resolve: the same limit for every address of the batch. */
+export const V1BatchQuery = Type.Object({ limit: Type.Optional(limit) }, { additionalProperties: false });
 export const V1ResolveBody = Type.Array(Type.String({ maxLength: MAX_ADDRESS_LENGTH }), {
   minItems: 1,
   maxItems: MAX_BATCH,
