@@ -12,7 +12,8 @@
  *                                                          GET /v1/resolve with a new address on every request (the
  *                                                          evaluation set's, each with another house number: none
  *                                                          answered from the body cache); the reference replays the
- *                                                          first answer's bytes
+ *                                                          first answer's bytes; --resolve-query '&limit=1' adds to
+ *                                                          each path
  *   npm run bench:profile -- --callgrind --amount 10000    instructions per request under valgrind instead (repeatable
  *                                                          on a busy machine; see bench/callgrind.ts), by group and
  *                                                          function; --variant distB/server.js adds another build
@@ -41,6 +42,8 @@ const { values: flags } = parseArgs({
     'callgrind-warmup': { type: 'string', default: '20000' },
     variant: { type: 'string' },
     'resolve-distinct': { type: 'boolean', default: false },
+    /** Appended to each --resolve-distinct path, e.g. `&limit=1`. */
+    'resolve-query': { type: 'string', default: '' },
   },
 });
 const root = new URL('..', import.meta.url).pathname;
@@ -177,7 +180,7 @@ const addresses = (JSON.parse(readFileSync(join(root, 'test/address/eval-cases.j
 let distinct = 0;
 function distinctPath(): string {
   const n = distinct++;
-  return `/v1/resolve?q=${encodeURIComponent(`#${Math.floor(n / addresses.length) + 1}, ${addresses[n % addresses.length]}`)}`;
+  return `/v1/resolve?q=${encodeURIComponent(`#${Math.floor(n / addresses.length) + 1}, ${addresses[n % addresses.length]}`)}${flags['resolve-query']}`;
 }
 
 async function main(): Promise<void> {
