@@ -99,8 +99,16 @@ export class PayloadCache {
       parts = [utf8(body.slice(0, at)), utf8(body.slice(at + MARK_IN_JSON.length))];
       if (key !== null) this.remember(key, parts);
     }
+    // The id's bytes are written straight into the body (Buffer.concat of the parts and a buffer made of the id
+    // allocated and copied twice).
+    const [head, tail] = parts;
+    const id = reply.request.id;
+    const body = Buffer.allocUnsafe(head.length + id.length + tail.length);
+    head.copy(body, 0);
+    body.write(id, head.length, 'latin1');
+    tail.copy(body, head.length + id.length);
     reply.type(JSON_TYPE);
-    reply.send(Buffer.concat([parts[0], Buffer.from(reply.request.id, 'latin1'), parts[1]]) as never);
+    reply.send(body as never);
   }
 
   /**
