@@ -104,7 +104,8 @@ export class Gazetteer {
   }
 
   byId(id: string): Unit | undefined {
-    const code = this.codeById.get(id.toLowerCase());
+    // Ids are kept in lower case, as they are almost always asked for (a lower-cased copy would be hashed again).
+    const code = this.codeById.get(id) ?? this.codeById.get(id.toLowerCase());
     return code === undefined ? undefined : this.entries.get(code)!.unit;
   }
 

@@ -13,7 +13,7 @@ import { API_VERSION } from '../version.js';
 import { invalidRequest, quotePath, RETRY_AFTER_SECONDS, sendError, STORE_UNAVAILABLE } from './errors.js';
 import { dataVersion, etagFor } from './caching.js';
 import { PayloadCache } from './payload-cache.js';
-import { schemaController } from './schema-compilers.js';
+import { fasterFormats, schemaController } from './schema-compilers.js';
 import { deferredChildLogger, serializeRequest } from './request-logger.js';
 import { registerApiKeys } from './plugins/api-keys.js';
 import { clientErrorHandler, refuseConnect } from './plugins/client-errors.js';
@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.logger ? { childLoggerFactory: deferredChildLogger } : {}),
     genReqId: correlationId,
     // Unknown query parameters are rejected (documented), not silently dropped; every bad parameter is reported.
-    ajv: { customOptions: { removeAdditional: false, allErrors: true } },
+    ajv: { customOptions: { removeAdditional: false, allErrors: true }, onCreate: fasterFormats },
     // A URL the router cannot decode (e.g. a bad percent-escape) is the client's mistake, in our envelope.
     // (These requests never reach the onRequest hook, hence the explicit stamp.)
     // The message names the URL shortened, as the 404 does (Fastify's own echoes up to 16 KiB of it).

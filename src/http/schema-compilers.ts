@@ -119,6 +119,34 @@ export function sharedSerializers(stats: CompilerStats = { requested: 0, compile
 }
 
 /**
+ * Whether `text` is a UUID as the `uuid` format of ajv-formats reads one (`/^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}
+ * [0-9a-f]{12}$/i`), checked character by character: the regular expression cost about 1,080 instructions on every
+ * request with an id in its path (callgrind), this a third of that. A test compares the two on random strings.
+ */
+export function isUuidText(text: string): boolean {
+  let at = 0;
+  if (text.length === 45) {
+    if (text.slice(0, 9).toLowerCase() !== 'urn:uuid:') return false;
+    at = 9;
+  } else if (text.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = text.charCodeAt(at + i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 0x2d) return false;
+      continue;
+    }
+    const lower = c | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
+  }
+  return true;
+}
+
+/** Ajv's `onCreate`: the `uuid` format checked by isUuidText() (same strings accepted; the schemas say `format: uuid`). */
+export function fasterFormats(ajv: { addFormat(name: string, format: { type: 'string'; validate: (text: string) => boolean }): unknown }): void {
+  ajv.addFormat('uuid', { type: 'string', validate: isUuidText });
+}
+
+/**
  * A `buildValidator` for Fastify's `schemaController.compilersFactory`: Fastify's default (@fastify/ajv-compiler, one
  * Ajv per set of options), with its validators shared between schemas alike but for annotations, per request part.
  * (A custom validator factory makes Fastify pass header schemas as they are instead of lower-casing their property

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/http/app.js';
-import { type CompilerStats, compilePending, pendingCompilations, serializationKey, sharedSerializers, sharedValidators } from '../../src/http/schema-compilers.js';
+import {
+  type CompilerStats, compilePending, isUuidText, pendingCompilations, serializationKey, sharedSerializers, sharedValidators,
+} from '../../src/http/schema-compilers.js';
 import { appOptions } from '../helper.js';
 
 const envelope = (description: string) => ({
@@ -107,6 +109,44 @@ describe('shared response serializers', () => {
       assert.equal(bad.statusCode, 400);
       assert.equal(bad.json().statusCode, 400);
       assert.equal(typeof bad.json().metadata.correlationId, 'string');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('reads a UUID as the uuid format of ajv-formats does (its regular expression), on random and edge strings', () => {
+    const AJV_FORMATS_UUID = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+    const alphabet = '0123456789abcdefABCDEFgG-:urnUUIDz ';
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const valid = 'be7c3096-3b6a-5be0-8dc7-54c73b31c9d0';
+    const cases = [valid, valid.toUpperCase(), `urn:uuid:${valid}`, `URN:UUID:${valid}`, `urn:uuid:${valid}x`, `${valid} `, valid.slice(1),
+      valid.replace(/-/g, ''), `urn:uuiq:${valid}`, valid.replace('5be0', '5bg0'), valid.replace('-3b6a', '_3b6a'), '', '-'.repeat(36)];
+    for (let n = 0; n < 20_000; n++) {
+      // Mostly near-misses of a valid id (one or two characters changed), some fully random.
+      const chars = [...(random() < 0.2 ? `urn:uuid:${valid}` : valid)];
+      for (let k = random() < 0.5 ? 1 : 2; k > 0; k--) chars[Math.floor(random() * chars.length)] = alphabet[Math.floor(random() * alphabet.length)]!;
+      cases.push(random() < 0.1 ? Array.from({ length: 36 }, () => alphabet[Math.floor(random() * alphabet.length)]).join('') : chars.join(''));
+    }
+    let accepted = 0;
+    for (const text of cases) {
+      assert.equal(isUuidText(text), AJV_FORMATS_UUID.test(text), JSON.stringify(text));
+      if (AJV_FORMATS_UUID.test(text)) accepted++;
+    }
+    assert.ok(accepted > 1000 && accepted < cases.length - 1000, `both outcomes tried (${accepted} of ${cases.length} valid)`);
+  });
+
+  it('answers a malformed id with the same 400 as before, and a valid id in capitals', async () => {
+    const app = await buildApp(appOptions());
+    try {
+      const bad = await app.inject({ url: '/districts/be7c3096-3b6a-5be0-8dc7-54c73b31c9dz' });
+      assert.equal(bad.statusCode, 400);
+      assert.match(bad.json().error.message, /UUID/);
+      // The id of Chamkar Mon (1201): ids are derived from codes, the same in every build.
+      const id = 'be7c3096-3b6a-5be0-8dc7-54c73b31c9d0';
+      const upper = await app.inject({ url: `/districts/${id.toUpperCase()}` });
+      assert.equal(upper.statusCode, 200);
+      assert.equal(upper.json().data.code, '1201');
     } finally {
       await app.close();
     }
