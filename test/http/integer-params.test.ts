@@ -17,7 +17,7 @@ const REFUSED = ['Infinity', '-Infinity', '1e309', '-1e309', '0x10', '1e3', '+1'
   '1'.repeat(16)];
 
 const exampleOf = (p: Parameter): string | undefined => {
-  const example = p.example ?? p.schema?.examples?.[0];
+  const example = p.example ?? p.schema?.examples?.[0] ?? (Object.values((p as { examples?: Record<string, { value?: unknown }> }).examples ?? {})[0]?.value as string | undefined);
   return example === undefined ? undefined : String(example);
 };
 
