@@ -469,8 +469,9 @@ async function main(): Promise<void> {
     const against = references.map(({ kind }) => {
       // A run that completed nothing (a server starved of CPU for the whole run, on a shared machine) has no ratio.
       const paired = rounds.filter((r) => r['kh-address']!.requests > 0 && r[kind]!.requests > 0);
-      // A batch (perRequest): its units per second (addresses) against the reference's requests per second.
-      const units = scenario.perRequest?.count ?? 1;
+      // A batch (perRequest): its units per second (addresses) against the reference's requests per second; against
+      // another build of the service (--variant), which answers the same batches, request for request.
+      const units = kind === 'variant' ? 1 : scenario.perRequest?.count ?? 1;
       const ratios = paired.map((r) => (r['kh-address']!.rps * units) / r[kind]!.rps);
       const cpuRatios = paired.map((r) => (r[kind]!.cpuUs * units) / r['kh-address']!.cpuUs);
       return {

@@ -54,9 +54,27 @@ export function unitKeysByLang(prefix: string): (code: string, lang: 'en' | 'km'
   return (code, lang) => (lang === 'km' ? km(code) : en(code));
 }
 
+/**
+ * Which answers are kept. `always`: a key from a bounded set (a unit's code, a language, a page). `repeated`: a key made
+ * of free text (a search, an address), kept only when asked for a second time (see PayloadCache.seenBefore).
+ */
+export type Keep = 'always' | 'repeated';
+
+/** Slots of the table of keys seen once (a power of two; 32 KB). */
+const SEEN_SLOTS = 8192;
+
+/** A 32-bit hash of `text` (FNV-1a over its UTF-16 code units), never 0 (0 marks an empty slot). */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h === 0 ? 1 : h;
+}
+
 export class PayloadCache {
   private readonly bodies = new Map<string, Buffer | readonly [Buffer, Buffer]>();
   private bytes = 0;
+  /** Hashes of free-text keys asked for once, each in the slot its low bits name (a newer key takes the slot). */
+  private readonly seen = new Int32Array(SEEN_SLOTS);
 
   /**
    * `etag`: the ETag of every data response (./caching.ts). `budget`: most bytes of bodies kept (a search answer
@@ -75,6 +93,28 @@ export class PayloadCache {
     return true;
   }
 
+  /**
+   * Whether a free-text key was asked for before (recently: a slot holds the last of the keys that share it), and
+   * marks it as asked for. Keeping every answer to free text cost dearly when most are asked for once (an address
+   * resolved by a new customer, a search typed letter by letter): each body kept a while then pushed out of the
+   * budget by the next ones made garbage that lived long enough to reach the old generation. `GET /v1/resolve` with a
+   * new address on every request: a mark-compact every 0.4-0.7 s (13 ms of main thread each, plus incremental steps of
+   * up to 20 ms), and 316 µs of CPU a request against 263 when nothing was kept (`--trace-gc`, 2026-11-24). A hash
+   * that collides only makes an answer kept at its first request.
+   */
+  private seenBefore(key: string): boolean {
+    const h = hash32(key);
+    const slot = h & (SEEN_SLOTS - 1);
+    if (this.seen[slot] === h) return true;
+    this.seen[slot] = h;
+    return false;
+  }
+
+  /** Whether to keep a newly made answer for `key` (see Keep). */
+  private admits(key: string | null, keep: Keep): key is string {
+    return key !== null && (keep === 'always' || this.seenBefore(key));
+  }
+
   private remember(key: string, body: Buffer | readonly [Buffer, Buffer]): void {
     this.bodies.set(key, body);
     this.bytes += key.length + (Buffer.isBuffer(body) ? body.length : body[0].length + body[1].length);
@@ -88,16 +128,17 @@ export class PayloadCache {
   /**
    * Sends the identifier-based 200 body `{ statusCode, data, metadata: { correlationId } }` for `key`; `data()` runs
    * only when the body is not cached. Request ids are ASCII and never need JSON escaping (see plugins/correlation.ts):
-   * their bytes go in as they are. `key` null: an answer not worth keeping, serialized for this request only.
+   * their bytes go in as they are. `key` null: an answer not worth keeping, serialized for this request only; `keep`:
+   * see Keep.
    */
-  sendIdentifier(reply: Reply, key: string | null, data: () => unknown): void {
+  sendIdentifier(reply: Reply, key: string | null, data: () => unknown, keep: Keep = 'always'): void {
     if (this.notModified(reply)) return;
     let parts = key === null ? undefined : this.bodies.get(key) as readonly [Buffer, Buffer] | undefined;
     if (!parts) {
       const body = reply.serialize({ statusCode: 200, data: data(), metadata: { correlationId: MARK } }) as string;
       const at = body.indexOf(MARK_IN_JSON);
       parts = [utf8(body.slice(0, at)), utf8(body.slice(at + MARK_IN_JSON.length))];
-      if (key !== null) this.remember(key, parts);
+      if (this.admits(key, keep)) this.remember(key, parts);
     }
     // The id's bytes are written straight into the body (Buffer.concat of the parts and a buffer made of the id
     // allocated and copied twice).
@@ -113,14 +154,14 @@ export class PayloadCache {
 
   /**
    * Sends the whole 200 body for `key` (code-based shape: nothing in it differs per request). `key` null: an answer
-   * not worth keeping, serialized for this request only.
+   * not worth keeping, serialized for this request only; `keep`: see Keep.
    */
-  sendWhole(reply: Reply, key: string | null, payload: () => unknown): void {
+  sendWhole(reply: Reply, key: string | null, payload: () => unknown, keep: Keep = 'always'): void {
     if (this.notModified(reply)) return;
     let body = key === null ? undefined : this.bodies.get(key) as Buffer | undefined;
     if (body === undefined) {
       body = utf8(reply.serialize(payload()) as string);
-      if (key !== null) this.remember(key, body);
+      if (this.admits(key, keep)) this.remember(key, body);
     }
     reply.type(JSON_TYPE);
     reply.send(body as never);

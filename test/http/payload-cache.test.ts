@@ -23,6 +23,14 @@ async function appWith(payloads: PayloadCache) {
     const { name } = request.params as { name: string };
     payloads.sendWhole(reply, `whole|${name}`, build(`whole|${name}`, { status: 'success', data: [name] }));
   });
+  app.get('/free/:text', (request, reply) => {
+    const { text } = request.params as { text: string };
+    payloads.sendWhole(reply, `free|${text}`, build(`free|${text}`, { status: 'success', data: [text] }), 'repeated');
+  });
+  app.get('/free-identifier/:text', (request, reply) => {
+    const { text } = request.params as { text: string };
+    payloads.sendIdentifier(reply, `free-identifier|${text}`, build(`free-identifier|${text}`, { text }), 'repeated');
+  });
   await app.ready();
   return { app, built };
 }
@@ -63,6 +71,29 @@ describe('payload cache', async () => {
     }
     assert.equal(built.get('identifier|never-built'), undefined, 'a 304 needs no body');
     assert.equal((await app.inject({ url: '/whole/y', headers: { 'if-none-match': 'W/"other"' } })).statusCode, 200);
+  });
+});
+
+describe('payload cache: answers to free text', async () => {
+  const { app, built } = await appWith(new PayloadCache(ETAG));
+  after(() => app.close());
+
+  it('keeps an answer only from its second request on (a key asked for once is not kept)', async () => {
+    for (const url of ['/free/a', '/free-identifier/a']) {
+      const name = url.slice(1).replace('/', '|');
+      const bodies: string[] = [];
+      for (let i = 0; i < 4; i++) bodies.push((await app.inject({ url, headers: { 'x-correlation-id': 'same-id' } })).body);
+      assert.equal(built.get(name), 2, `${url}: built at the first and second requests, then sent as kept`);
+      assert.equal(new Set(bodies).size, 1, `${url}: the same body each time`);
+    }
+  });
+
+  it('still answers every request in full, and revalidates with 304', async () => {
+    for (let i = 0; i < 50; i++) assert.deepEqual((await app.inject(`/free/once-${i}`)).json(), { status: 'success', data: [`once-${i}`] });
+    assert.equal(built.get('free|once-0'), 1);
+    const revalidated = await app.inject({ url: '/free/once-0', headers: { 'if-none-match': ETAG } });
+    assert.equal(revalidated.statusCode, 304);
+    assert.equal(built.get('free|once-0'), 1, 'a 304 builds nothing');
   });
 });
 

@@ -90,7 +90,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     // Checked before the cache (a bad q is a 400 even with a matching ETag); resolved only when not cached.
     checkOr400(q);
     payloads.sendWhole(reply, `v1resolve|${limit}|${q}`,
-      () => ({ status: 'success' as const, data: resolveOr400(resolver, q, 'query', 'q', limit).candidates.map(v1Candidate) }));
+      () => ({ status: 'success' as const, data: resolveOr400(resolver, q, 'query', 'q', limit).candidates.map(v1Candidate) }), 'repeated');
   });
 
   typed.get('/resolve', {
@@ -109,7 +109,7 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
     payloads.sendIdentifier(reply, `resolve|${lang}|${limit}|${q}`, () => {
       const items = resolveOr400(resolver, q, 'query', 'q', limit).candidates.map((c) => identifierCandidate(c, lang, byCode));
       return { items, total: items.length };
-    });
+    }, 'repeated');
   });
 
   typed.post('/v1/resolve', {
@@ -214,6 +214,6 @@ export async function resolveRoutes(app: FastifyInstance, { gazetteer, resolver,
   }, (request: FastifyRequest<{ Querystring: Record<string, string | undefined> }>, reply: FastifyReply) => {
     const query = request.query;
     const key = `v1validate|${['province', 'district', 'commune', 'village', 'postal_code'].map((f) => query[f] ?? '').join('|')}`;
-    payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: validateAddress(gazetteer, resolver.search, query) }));
+    payloads.sendWhole(reply, key, () => ({ status: 'success' as const, data: validateAddress(gazetteer, resolver.search, query) }), 'repeated');
   });
 }

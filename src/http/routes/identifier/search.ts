@@ -53,7 +53,7 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
         };
       });
       return { items, total, page, pageSize };
-    });
+    }, 'repeated');
   });
 
   typed.get('/lookup/:postcode', {

@@ -37,6 +37,6 @@ export async function v1SearchRoutes(app: FastifyInstance, { search, resolver, p
         data: hits.map(({ unit, match }) => ({ ...v1Record(unit), level: unit.level, match })),
         meta: { total, page, pageSize },
       };
-    });
+    }, 'repeated');
   });
 }
