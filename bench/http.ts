@@ -1,10 +1,10 @@
 /**
  * HTTP benchmark: kh-address against references that do no application work, in one run on one machine.
  *
- *   npm run bench                      full run (about 8 minutes)
+ *   npm run bench                      full run (about 20 minutes; --no-fresh: about 12)
  *   npm run bench -- --quick           smoke check (under a minute)
  *   npm run bench -- --only resolve    scenarios whose name contains "resolve" (repeatable)
- *   options: --rounds N --max-rounds N --precision 0.06 --seconds S --warmup S --pipelining P --connections C --no-pin
+ *   options: --rounds N --max-rounds N --precision 0.06 --seconds S --warmup S --pipelining P --connections C --no-pin --no-fresh
  *            --no-write --note "about the machine"
  *            --variant other/server.js   also measure another build of the service (e.g. a copy of dist/ with a change:
  *                                        put it beside dist/, as distB/, so that its data paths resolve) as a reference
@@ -13,6 +13,11 @@
  * Method (README, Performance, explains why each choice):
  * - Every server is the production build (`dist/`, `npm start`'s Node flags), pinned with `taskset` to CPU 0; the
  *   load generator (autocannon, in this process) is pinned to the last CPU. Server and generator never compete.
+ * - Each run of a static answer (same-bytes reference) is made on a fresh process (started for it, warmed up on the
+ *   scenario's requests for the warm-up time, stopped after; --no-fresh: one process per server for the whole
+ *   benchmark, faster, but each process's own bias stays in every round). Computed answers (resolve, search, reverse)
+ *   keep one long-lived process per server: their memos and caches build over more than a warm-up. A long-lived
+ *   kh-address process runs every scenario (for static ones, their warm-ups): the peak RSS.
  * - For each scenario, the service and its references are warmed up once, then measured in interleaved rounds (order
  *   reversed every round) of short runs, each started on an idle server. References: for static answers, same bytes
  *   (bare Fastify replaying the exact status, headers and body captured from the service); for computed answers,
@@ -50,6 +55,9 @@ const { values: flags } = parseArgs({
     pipelining: { type: 'string' },
     connections: { type: 'string' },
     'no-pin': { type: 'boolean', default: false },
+    /** Each run of a static answer on a fresh server process (the default but with --quick); --no-fresh: one process each. */
+    fresh: { type: 'boolean' },
+    'no-fresh': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     /** Said about the machine in the results (e.g. that it was shared). */
     note: { type: 'string' },
@@ -69,6 +77,13 @@ const SETTINGS = {
   warmupSeconds: Number(flags.warmup ?? (quick ? 0.5 : 2)),
   startups: flags.only ? 0 : quick ? 1 : 3,
   sameBytes: !quick,
+  /**
+   * Each round measures every contender of a static answer on a process started for that round (then warmed up on
+   * the scenario's requests and stopped after its run), not on one process for all rounds: two processes of the same
+   * build differ by up to 9% in CPU per request for as long as they live (code and heap laid out differently), so one
+   * process per contender made a bias that no number of rounds averaged out (README, Performance).
+   */
+  fresh: flags.fresh ?? (!quick && !flags['no-fresh']),
 };
 
 const root = new URL('..', import.meta.url).pathname;
@@ -96,7 +111,13 @@ interface Server {
   pid: number;
   /** Milliseconds from spawn to the first successful request. */
   readyMs: number;
+  /** How it was started (to start another like it). */
+  args: string[];
+  env: Record<string, string>;
+  probe: Probe;
 }
+
+interface Probe { path: string; headers?: Record<string, string>; status?: number }
 
 /** Spawns a Node server (pinned when pinning) and polls `probe` until it answers 200. */
 /** One request with node:http: the body's bytes exactly as sent (fetch would decompress a gzip or brotli answer). */
@@ -115,7 +136,7 @@ async function exchange(base: string, request: autocannon.Request): Promise<{ st
 /** Where the servers' logs go (stdout and stderr), shown when something fails. */
 let logDir = os.tmpdir();
 
-async function start(name: string, args: string[], env: Record<string, string>, probe: { path: string; headers?: Record<string, string>; status?: number }): Promise<Server> {
+async function start(name: string, args: string[], env: Record<string, string>, probe: Probe): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -129,13 +150,18 @@ async function start(name: string, args: string[], env: Record<string, string>, 
     try {
       const response = await fetch(url + probe.path, { headers: probe.headers });
       await response.arrayBuffer();
-      if (response.status === (probe.status ?? 200)) return { name, url, child, pid: child.pid!, readyMs: performance.now() - started };
+      if (response.status === (probe.status ?? 200)) return { name, url, child, pid: child.pid!, readyMs: performance.now() - started, args, env, probe };
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
     if (performance.now() - started > 30_000) throw new Error(`${name} did not answer within 30 s`);
   }
+}
+
+/** A new process started as `server` was. */
+function startLike(server: Server): Promise<Server> {
+  return start(server.name, server.args, server.env, server.probe);
 }
 
 async function stop(server: Server): Promise<void> {
@@ -274,7 +300,8 @@ function markdown(report: { date: string; machine: Record<string, unknown>; sett
     `Run of ${report.date.slice(0, 16).replace('T', ' ')} UTC on ${String(report.machine.cpu)} x ${String(report.machine.cores)}, Node ${String(report.machine.node)}; `
       + `load average ${(report.machine.loadAverageAtStart as number[])[0]} at the start, ${(report.machine.loadAverageAtEnd as number[])[0]} at the end`
       + `${report.machine.note ? ` (${String(report.machine.note)})` : ''}; `
-      + `${report.settings.connections} connections, pipelining ${report.settings.pipelining} unless said; ${report.settings.rounds}-${report.settings.maxRounds} rounds of ${report.settings.seconds} s.`,
+      + `${report.settings.connections} connections, pipelining ${report.settings.pipelining} unless said; ${report.settings.rounds}-${report.settings.maxRounds} rounds of ${report.settings.seconds} s`
+      + `${report.settings.fresh ? ', each run of a static answer on a fresh process' : ''}.`,
     '',
     '| scenario | kh-address req/s | reference | its req/s | req/s ratio (95% interval) | CPU µs/request: kh-address / reference | CPU ratio (95% interval) | p50 / p99 ms: kh-address / reference | target |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -421,6 +448,8 @@ async function main(): Promise<void> {
   };
 
   const rows: Row[] = [];
+  /** The highest VmHWM of the fresh kh-address processes (each loaded with one scenario), with --fresh. */
+  let freshPeakMb = 0;
   for (const scenario of scenarios) {
     const references: Reference[] = [];
     // Static answers: same bytes (and hello-world too for the headline route, or when same bytes is not run);
@@ -435,6 +464,11 @@ async function main(): Promise<void> {
 
     // Warm-up: each server's JIT and caches see this scenario's requests before anything counts.
     const load = scenario.load ?? { connections: SETTINGS.connections, pipelining: SETTINGS.pipelining };
+    // Fresh processes for static answers (their state is whole after the first request of the warm-up); computed
+    // answers build theirs (memos, caches, the young generation's size) over longer than a warm-up: fresh processes
+    // measured resolve with distinct addresses at 299 µs of CPU a request, a long-lived one at 244, in two runs of
+    // the same hour (2026-11-24). They keep one process per server, warmed up and then measured round after round.
+    const fresh = SETTINGS.fresh && scenario.static;
     for (const c of contenders) await cannon(c.server, c.requests, SETTINGS.warmupSeconds, load);
     const rounds: Record<string, Run>[] = [];
     // At least `rounds` rounds; then more, up to `maxRounds`, while the 95% interval of the median ratio against
@@ -452,7 +486,20 @@ async function main(): Promise<void> {
       }
       const order = round % 2 === 0 ? contenders : [...contenders].reverse();
       const runs: Record<string, Run> = {};
-      for (const c of order) runs[c.kind] = await cannon(c.server, c.requests, SETTINGS.seconds, load);
+      for (const c of order) {
+        if (!fresh) {
+          runs[c.kind] = await cannon(c.server, c.requests, SETTINGS.seconds, load);
+          continue;
+        }
+        const server = await startLike(c.server);
+        try {
+          await cannon(server, c.requests, SETTINGS.warmupSeconds, load);
+          runs[c.kind] = await cannon(server, c.requests, SETTINGS.seconds, load);
+          if (c.kind === 'kh-address') freshPeakMb = Math.max(freshPeakMb, statusMb(server.pid, 'VmHWM') ?? 0);
+        } finally {
+          await stop(server);
+        }
+      }
       rounds.push(runs);
     }
     const summary = (kind: string) => {
@@ -508,7 +555,9 @@ async function main(): Promise<void> {
 
   targetRss.stop();
   helloRss.stop();
-  const peakRss = targetRss.peakMb;
+  // The long-lived process has seen every scenario (their warm-ups, or all their runs without --fresh); a fresh
+  // process only its scenario's, start-up included.
+  const peakRss = Math.max(targetRss.peakMb ?? 0, freshPeakMb) || null;
   const highWaterMb = statusMb(target.pid, 'VmHWM');
   await Promise.all([stop(target), stop(hello), ...[open, variant].filter((s) => s !== undefined).map(stop)]);
   rmSync(dir, { recursive: true, force: true });
@@ -539,7 +588,7 @@ async function main(): Promise<void> {
   const num = (n: number, width = 7) => n.toFixed(0).padStart(width);
   console.log(`\nkh-address benchmark (${report.mode}) on ${machine.cpu} x ${machine.cores}, ${machine.memoryGb} GB, Node ${machine.node}, load average ${machine.loadAverageAtEnd.join(' ')}`);
   console.log(`${SETTINGS.connections} connections, pipelining ${SETTINGS.pipelining}; ${SETTINGS.rounds} to ${SETTINGS.maxRounds} interleaved rounds of ${SETTINGS.seconds} s `
-    + `(more while a median's 95% interval is wider than ${SETTINGS.precision * 100} points) after ${SETTINGS.warmupSeconds} s warm-up; `
+    + `(more while a median's 95% interval is wider than ${SETTINGS.precision * 100} points), ${SETTINGS.fresh ? 'static answers each run on a fresh process, ' : ''}after ${SETTINGS.warmupSeconds} s warm-up; `
     + `${pins ? `servers on CPU ${pins.serverCpu}, load generator on CPU ${pins.loadCpu}` : 'not pinned'}\n`);
   console.log('ratio: kh-address req/s / reference req/s; CPU ratio: reference CPU µs per request / kh-address\'s (its share of one core\'s capacity).');
   console.log('A batch (units per request) is counted per unit: its addresses per second against the reference\'s requests per second.');
