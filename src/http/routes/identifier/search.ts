@@ -8,7 +8,7 @@ import type { AddressResolver } from '../../../address/resolve.js';
 import type { SearchIndex } from '../../../search/search-index.js';
 import { asciiDigits } from '../../../search/latin.js';
 import { invalidRequest, notFound } from '../../errors.js';
-import type { PayloadCache } from '../../payload-cache.js';
+import { type PayloadCache, unitKeysByLang } from '../../payload-cache.js';
 import { TAGS } from '../../plugins/openapi.js';
 import { nameIn } from '../../presenters/identifier.js';
 import { errorResponses, IdentifierError, LangQuery, NotModified } from '../../schemas/common.js';
@@ -56,6 +56,7 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
     }, 'repeated');
   });
 
+  const lookupKey = unitKeysByLang('lookup|');
   typed.get('/lookup/:postcode', {
     schema: {
       operationId: 'lookupPostcode',
@@ -75,7 +76,8 @@ export async function identifierSearchRoutes(app: FastifyInstance, { gazetteer, 
     }
     const unit = gazetteer.byPostalCode(postcode);
     if (!unit) throw notFound(`No province, district or commune has postal code ${postcode}.`);
-    payloads.sendIdentifier(reply, `lookup|${postcode}|${lang}`, () => {
+    // Keyed by the unit that owns the code (one per code): a key kept per unit, not a string made on every request.
+    payloads.sendIdentifier(reply, lookupKey(unit.code, lang), () => {
       const [province, district, commune] = [...gazetteer.ancestors(unit.code), unit];
       const span = gazetteer.postalSpan(unit.code);
       return {
