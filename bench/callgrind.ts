@@ -30,6 +30,28 @@ export interface Counted {
   groups: Map<string, number>;
   /** Self instructions by function (named by symbol, or the perf map for JIT code). */
   functions: Map<string, number>;
+  /**
+   * With `cacheSim`: every event of the dump (Ir, the simulated cache misses, branches and mispredictions; see
+   * CACHE_EVENTS) summed over the window, in all and by group.
+   */
+  events?: { names: string[]; all: number[]; groups: Map<string, number[]> };
+}
+
+/**
+ * The events callgrind counts with `--cache-sim=yes --branch-sim=yes`: instructions (Ir), data reads and writes,
+ * misses of the simulated first-level instruction and data caches (I1mr, D1mr, D1mw) and of the last level (ILmr,
+ * DLmr, DLmw), conditional and indirect branches and their simulated mispredictions (Bcm, Bim).
+ */
+export const CACHE_SIM_ARGS = ['--cache-sim=yes', '--branch-sim=yes'];
+
+/**
+ * Estimated cycles from the events: an instruction 1, a first-level miss 10, a last-level miss 100, a misprediction
+ * 10 (the weights of valgrind's and KCachegrind's own "cycle estimation"; a model, not this CPU's timings). Its ratio
+ * between two servers says whether the misses make a request's instructions cost more in one than in the other.
+ */
+export function estimatedCycles(names: string[], values: number[]): number {
+  const v = (name: string) => values[names.indexOf(name)] ?? 0;
+  return v('Ir') + 10 * (v('I1mr') + v('D1mr') + v('D1mw')) + 100 * (v('ILmr') + v('DLmr') + v('DLmw')) + 10 * (v('Bcm') + v('Bim'));
 }
 
 interface PerfEntry { start: bigint; end: bigint; name: string }
@@ -64,12 +86,14 @@ function lookUp(map: PerfEntry[], address: bigint): string | undefined {
 }
 
 /**
- * Self cost per function from a callgrind dump (one event, Ir). Cost lines after a `calls=` line are the call's
- * inclusive cost, charged to the caller's inclusive total, not to its self cost.
+ * Self cost per function from a callgrind dump: `self` and `calls` count the first event (Ir), `selfEvents` every
+ * event the dump names (see `events`). Cost lines after a `calls=` line are the call's inclusive cost, charged to the
+ * caller's inclusive total, not to its self cost.
  */
-function parseDump(text: string): Map<string, { object: string; self: number; calls: number }> {
+export function parseDump(text: string): { events: string[]; functions: Map<string, { object: string; self: number; calls: number; selfEvents: number[] }> } {
   const names = { fn: new Map<string, string>(), ob: new Map<string, string>() };
-  const functions = new Map<string, { object: string; self: number; calls: number }>();
+  const functions = new Map<string, { object: string; self: number; calls: number; selfEvents: number[] }>();
+  const events = /^events: (.*)$/m.exec(text)?.[1]?.trim().split(/\s+/) ?? ['Ir'];
   let object = '';
   let fn = '';
   let callee = '';
@@ -89,12 +113,17 @@ function parseDump(text: string): Map<string, { object: string; self: number; ca
       const cost = Number(parts[1] ?? 0);
       const key = `${object}\u0000${fn}`;
       let entry = functions.get(key);
-      if (!entry) functions.set(key, (entry = { object, self: 0, calls: 0 }));
+      if (!entry) functions.set(key, (entry = { object, self: 0, calls: 0, selfEvents: new Array<number>(events.length).fill(0) }));
       if (afterCall) {
         // A call's inclusive cost: the caller's inclusive total (a recursive call is already in it).
         afterCall = false;
         if (callee !== fn) entry.calls += cost;
-      } else entry.self += cost;
+      } else {
+        entry.self += cost;
+        // Trailing zero events may be left out of a cost line.
+        for (let e = 1; e < events.length && e + 1 < parts.length; e++) entry.selfEvents[e]! += Number(parts[e + 1]);
+        entry.selfEvents[0]! += cost;
+      }
       continue;
     }
     const eq = line.indexOf('=');
@@ -108,7 +137,7 @@ function parseDump(text: string): Map<string, { object: string; self: number; ca
     } else if (field === 'cob') named('ob', value);
     else if (field === 'calls') afterCall = true;
   }
-  return functions;
+  return { events, functions };
 }
 
 /** The group of a JS function, from its perf map name ("JS:*admit file:///.../dist/keys/access-control.js:150:3"). */
@@ -198,12 +227,21 @@ function control(pid: string, action: string): void {
 export async function countServer(options: {
   dir: string; name: string; root: string; nodeArgs: string[]; env: Record<string, string>; path: string; headers: Record<string, string>;
   pinned: boolean; warmup: number; amount: number; connections: number; pipelining: number; onReady?: (url: string) => Promise<void>;
+  /** Also simulate the caches and branch predictor (CACHE_SIM_ARGS): about twice as slow again. */
+  cacheSim?: boolean;
+  /**
+   * With cacheSim: the simulated last-level cache as valgrind's `--LL=size,associativity,line size` (by default the
+   * machine's last level, read by valgrind). Valgrind simulates two levels only: `1048576,8,64` makes its last level a
+   * 1 MiB second level, to count the misses that go past it.
+   */
+  lastLevel?: string;
 }): Promise<Counted> {
   const { dir, name, path, headers } = options;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const out = join(dir, `${name}.callgrind`);
-  const valgrind = ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`,
+  const valgrind = ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, ...(options.cacheSim ? CACHE_SIM_ARGS : []),
+    ...(options.cacheSim && options.lastLevel ? [`--LL=${options.lastLevel}`] : []),
     process.execPath, '--perf-basic-prof', ...options.nodeArgs];
   const child: ChildProcess = spawn(options.pinned ? 'taskset' : valgrind[0]!, options.pinned ? ['-c', '0', ...valgrind] : valgrind.slice(1), {
     cwd: options.root, stdio: ['ignore', 'ignore', 'ignore'], env: { ...process.env, ...options.env, PORT: String(port), HOST: '127.0.0.1' },
@@ -238,11 +276,16 @@ export async function countServer(options: {
     const groups = new Map<string, number>();
     const rows: [string, string, number, number][] = [];
     let instructions = 0;
-    for (const [key, { object, self, calls }] of parseDump(readFileSync(join(dir, dumps[0]!), 'utf8'))) {
+    const dump = parseDump(readFileSync(join(dir, dumps[0]!), 'utf8'));
+    const events = { names: dump.events, all: new Array<number>(dump.events.length).fill(0), groups: new Map<string, number[]>() };
+    for (const [key, { object, self, calls, selfEvents }] of dump.functions) {
       const symbol = key.slice(key.indexOf('\u0000') + 1);
       const js = /^0x[0-9a-f]+$/.test(symbol) ? lookUp(perfMap, BigInt(symbol)) : undefined;
       const label = js ?? (symbol === '' ? object : symbol);
       const g = groupOf(object, symbol, js);
+      let byGroup = events.groups.get(g);
+      if (!byGroup) events.groups.set(g, (byGroup = new Array<number>(dump.events.length).fill(0)));
+      selfEvents.forEach((n, e) => { events.all[e]! += n; byGroup![e]! += n; });
       instructions += self;
       groups.set(g, (groups.get(g) ?? 0) + self);
       functions.set(label, (functions.get(label) ?? 0) + self);
@@ -250,7 +293,8 @@ export async function countServer(options: {
     }
     // Every function with its group, self and inclusive instructions (kept with --keep): what a group is made of.
     writeFileSync(join(dir, `${name}.functions.json`), JSON.stringify(rows.filter((r) => r[2] > 0).sort((a, b) => b[2] - a[2])));
-    return { requests: result.requests.total, sent: result.requests.sent, writes, non2xx: result.non2xx, instructions, groups, functions };
+    return { requests: result.requests.total, sent: result.requests.sent, writes, non2xx: result.non2xx, instructions, groups, functions,
+      ...(dump.events.length > 1 ? { events } : {}) };
   } finally {
     child.kill('SIGTERM');
     const exited = once(child, 'exit');
@@ -285,8 +329,58 @@ export function printCounts(contenders: [string, Counted][], top: number): void 
   const noisy = (g: string) => g === 'V8: GC' || g === 'V8: compilers, deopt' || g.startsWith('timers once a second');
   const path = contenders.map(([, c]) => per(c, c.instructions - [...c.groups].filter(([g]) => noisy(g)).reduce((sum, [, n]) => sum + n, 0)));
   console.log(`${path.map(fmt).join(' ')} ${fmt(path[0]! - path[path.length - 1]!)}  all but GC, compilers and timers (${last[0]} = ${((path[path.length - 1]! / path[0]!) * 100).toFixed(1)}% of ${first![0]})`);
+  if (contenders.every(([, c]) => c.events)) printCacheSim(contenders, noisy);
   for (const [name, c] of contenders) {
     console.log(`\n${name}: top ${top} functions (self instructions per request)`);
     for (const [fn, n] of [...c.functions].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${fmt(per(c, n))}  ${fn}`);
+  }
+}
+
+/**
+ * With --cache-sim: per request, the simulated misses and mispredictions of each contender and the estimated cycles
+ * (estimatedCycles), on the request path (as above, without GC, compilers and timers) and in all; then the groups
+ * whose estimated cycles differ most.
+ */
+function printCacheSim(contenders: [string, Counted][], noisy: (group: string) => boolean): void {
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US').padStart(12);
+  const names = contenders[0]![1].events!.names;
+  const pathOf = (c: Counted) => {
+    const sum = new Array<number>(names.length).fill(0);
+    for (const [g, values] of c.events!.groups) if (!noisy(g)) values.forEach((n, e) => { sum[e]! += n; });
+    return sum;
+  };
+  const rows: [string, (values: number[]) => number][] = [
+    ['instructions (Ir)', (v) => v[names.indexOf('Ir')]!],
+    ['first-level instruction misses (I1mr)', (v) => v[names.indexOf('I1mr')] ?? 0],
+    ['first-level data misses (D1mr + D1mw)', (v) => (v[names.indexOf('D1mr')] ?? 0) + (v[names.indexOf('D1mw')] ?? 0)],
+    ['last-level misses (ILmr + DLmr + DLmw)', (v) => (v[names.indexOf('ILmr')] ?? 0) + (v[names.indexOf('DLmr')] ?? 0) + (v[names.indexOf('DLmw')] ?? 0)],
+    ['mispredicted branches (Bcm + Bim)', (v) => (v[names.indexOf('Bcm')] ?? 0) + (v[names.indexOf('Bim')] ?? 0)],
+    ['estimated cycles (Ir + 10 L1m + 100 LLm + 10 Bm)', (v) => estimatedCycles(names, v)],
+  ];
+  const last = contenders[contenders.length - 1]!;
+  for (const [label, pick] of [['the request path (all but GC, compilers and timers)', pathOf], ['all', (c: Counted) => c.events!.all]] as const) {
+    console.log(`\nsimulated caches and branch predictor, per request, ${label}`);
+    console.log(`${contenders.map(([n]) => n.padStart(12)).join(' ')} ${'difference'.padStart(12)}  ${'ratio'.padStart(7)}  event`);
+    for (const [row, value] of rows) {
+      const values = contenders.map(([, c]) => value(pick(c)) / c.sent);
+      const ratio = values[values.length - 1]! / values[0]!;
+      console.log(`${values.map(fmt).join(' ')} ${fmt(values[0]! - values[values.length - 1]!)}  ${(ratio * 100).toFixed(1).padStart(6)}%  ${row} (${last[0]} / ${contenders[0]![0]})`);
+    }
+  }
+  const cycles = (c: Counted, g: string) => { const v = c.events!.groups.get(g); return v ? estimatedCycles(names, v) / c.sent : 0; };
+  const groups = [...new Set(contenders.flatMap(([, c]) => [...c.events!.groups.keys()]))]
+    .map((g) => [g, cycles(contenders[0]![1], g) - cycles(last[1], g)] as const)
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 15);
+  const firstLevel = rows[1]![1];
+  const data = rows[2]![1];
+  const lastLevel = rows[3]![1];
+  const perGroup = (c: Counted, g: string, pick: (values: number[]) => number) => { const v = c.events!.groups.get(g); return v ? pick(v) / c.sent : 0; };
+  console.log('\nper request by group, largest differences in estimated cycles first: estimated cycles, instructions, first-level '
+    + 'misses (instruction + data), last-level misses; each for ' + contenders.map(([n]) => n).join(', '));
+  const cell = (n: number) => Math.round(n).toLocaleString('en-US').padStart(8);
+  for (const [g] of groups) {
+    const columns = [(c: Counted) => cycles(c, g), (c: Counted) => perGroup(c, g, rows[0]![1]),
+      (c: Counted) => perGroup(c, g, (v) => firstLevel(v) + data(v)), (c: Counted) => perGroup(c, g, lastLevel)];
+    console.log(`${columns.map((column) => contenders.map(([, c]) => cell(column(c))).join(' ')).join('  |')}  ${g}`);
   }
 }

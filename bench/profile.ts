@@ -16,7 +16,10 @@
  *                                                          each path
  *   npm run bench:profile -- --callgrind --amount 10000    instructions per request under valgrind instead (repeatable
  *                                                          on a busy machine; see bench/callgrind.ts), by group and
- *                                                          function; --variant distB/server.js adds another build
+ *                                                          function; --variant distB/server.js adds another build;
+ *                                                          --cache-sim also simulates the caches and the branch
+ *                                                          predictor: misses and estimated cycles per request
+ *                                                          (--last-level 1048576,8,64: a 1 MiB last level)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -40,6 +43,10 @@ const { values: flags } = parseArgs({
     top: { type: 'string', default: '25' },
     callgrind: { type: 'boolean', default: false },
     'callgrind-warmup': { type: 'string', default: '20000' },
+    /** With --callgrind: also simulate the caches and the branch predictor (misses, estimated cycles). */
+    'cache-sim': { type: 'boolean', default: false },
+    /** With --cache-sim: the simulated last level as valgrind's --LL=size,associativity,line (e.g. 1048576,8,64). */
+    'last-level': { type: 'string' },
     variant: { type: 'string' },
     'resolve-distinct': { type: 'boolean', default: false },
     /** Appended to each --resolve-distinct path, e.g. `&limit=1`. */
@@ -199,7 +206,7 @@ async function main(): Promise<void> {
 
   if (flags.callgrind) {
     // Instructions per request (repeatable whatever the machine's load): see bench/callgrind.ts.
-    const common = { dir, root, path, headers, pinned, warmup: Number(flags['callgrind-warmup']), amount: Number(flags.amount),
+    const common = { dir, root, path, headers, pinned, cacheSim: flags['cache-sim'], lastLevel: flags['last-level'], warmup: Number(flags['callgrind-warmup']), amount: Number(flags.amount),
       connections: Number(flags.connections), pipelining: Number(flags.pipelining) };
     const contenders: [string, Counted][] = [];
     // About 50 times slower under valgrind: the load shedder would refuse (its threshold, not its check, is raised),
