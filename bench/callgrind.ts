@@ -32,7 +32,7 @@ export interface Counted {
   functions: Map<string, number>;
   /**
    * With `cacheSim`: every event of the dump (Ir, the simulated cache misses, branches and mispredictions; see
-   * CACHE_EVENTS) summed over the window, in all and by group.
+   * CACHE_SIM_ARGS) summed over the window, in all and by group.
    */
   events?: { names: string[]; all: number[]; groups: Map<string, number[]> };
 }
