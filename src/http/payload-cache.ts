@@ -33,6 +33,31 @@ function utf8(text: string): Buffer {
 }
 
 /**
+ * Bytes of each slab that identifier bodies are cut from, and the largest body cut from one (larger ones get a buffer
+ * of their own). Node's Buffer.allocUnsafe() cuts buffers of up to 4 KiB from its own 8 KiB pool; a larger one is a
+ * new ArrayBuffer, whose memory is allocated, accounted for outside the heap and freed by the garbage collector: the
+ * province list (about 4.5 KB in English) paid that on every request. A body holds its slab until it is written: a
+ * client that reads slowly keeps at most one 32 KiB slab alive per response in flight, as Node's pool does with 8 KiB.
+ */
+const SLAB_BYTES = 32 * 1024;
+const MAX_SLAB_BODY = 8 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabUsed = 0;
+
+/** A buffer of `size` bytes for one response body (uninitialised: the caller writes every byte). */
+function bodyBuffer(size: number): Buffer {
+  if (size > MAX_SLAB_BODY) return Buffer.allocUnsafeSlow(size);
+  if (slabUsed + size > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const body = slab.subarray(slabUsed, slabUsed + size);
+  // Aligned to 8 bytes, as Node aligns its pool's buffers.
+  slabUsed = (slabUsed + size + 7) & ~7;
+  return body;
+}
+
+/**
  * The cache keys of one route's answers by unit code, each made once and then reused: a key built on every request
  * (`v1|children|12`) is a new string that the lookup must flatten, hash and compare character by character (about
  * 800 instructions a request, measured with callgrind), where a kept one has its hash and is found by identity. Only
@@ -144,7 +169,7 @@ export class PayloadCache {
     // allocated and copied twice).
     const [head, tail] = parts;
     const id = reply.request.id;
-    const body = Buffer.allocUnsafe(head.length + id.length + tail.length);
+    const body = bodyBuffer(head.length + id.length + tail.length);
     head.copy(body, 0);
     body.write(id, head.length, 'latin1');
     tail.copy(body, head.length + id.length);

@@ -110,3 +110,38 @@ describe('payload cache budget', async () => {
     assert.equal(built.get('whole|one'), 2, 'the oldest was forgotten');
   });
 });
+
+describe('payload cache: identifier bodies of every size', async () => {
+  const payloads = new PayloadCache(ETAG);
+  const app = Fastify({ genReqId: correlationId });
+  // The very buffers handed to Fastify, kept until every request is done: one cut from a shared slab must never be
+  // written over by a later body.
+  const sent: { id: string; payload: Buffer }[] = [];
+  app.addHook('onSend', async (request, _reply, payload) => {
+    sent.push({ id: request.id, payload: payload as Buffer });
+    return payload;
+  });
+  app.get('/sized/:bytes', (request, reply) => {
+    const { bytes } = request.params as { bytes: string };
+    payloads.sendIdentifier(reply, `sized|${bytes}`, () => ({ text: 'ក'.repeat(Number(bytes) / 3) }));
+  });
+  await app.ready();
+  after(() => app.close());
+
+  it('sends each request its own body, small, over 4 KiB and over 8 KiB, none overwritten by the next', async () => {
+    const sizes = [300, 4_500, 6_000, 9_000, 30_000];
+    for (let i = 0; i < 60; i++) {
+      const bytes = sizes[i % sizes.length]!;
+      const response = await app.inject({ url: `/sized/${bytes}`, headers: { 'x-correlation-id': `request-${i}` } });
+      assert.equal(response.json().metadata.correlationId, `request-${i}`);
+      assert.equal(response.json().data.text.length, bytes / 3);
+    }
+    assert.equal(sent.length, 60);
+    for (const [i, { id, payload }] of sent.entries()) {
+      const body = JSON.parse(payload.toString('utf8'));
+      assert.equal(id, `request-${i}`);
+      assert.equal(body.metadata.correlationId, id, `body ${i} still holds its own id`);
+      assert.equal(body.data.text.length, sizes[i % sizes.length]! / 3);
+    }
+  });
+});
