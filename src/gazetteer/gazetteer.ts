@@ -103,6 +103,11 @@ export class Gazetteer {
     return this.provinceList;
   }
 
+  /** Whether `id`, exactly as written, is the id of a unit of this dataset (ids are lower-case UUIDs). */
+  hasId(id: string): boolean {
+    return this.codeById.has(id);
+  }
+
   byId(id: string): Unit | undefined {
     // Ids are kept in lower case, as they are almost always asked for (a lower-cased copy would be hashed again).
     const code = this.codeById.get(id) ?? this.codeById.get(id.toLowerCase());

@@ -141,9 +141,18 @@ export function isUuidText(text: string): boolean {
   return true;
 }
 
-/** Ajv's `onCreate`: the `uuid` format checked by isUuidText() (same strings accepted; the schemas say `format: uuid`). */
-export function fasterFormats(ajv: { addFormat(name: string, format: { type: 'string'; validate: (text: string) => boolean }): unknown }): void {
-  ajv.addFormat('uuid', { type: 'string', validate: isUuidText });
+/**
+ * Ajv's `onCreate`: the `uuid` format checked by isUuidText() (same strings accepted; the schemas say `format: uuid`).
+ * `known`, when given, is tried first: a check that is true only of strings isUuidText() accepts (the ids of the
+ * gazetteer's units, each a lower-case UUID). Most ids asked for are such ids, and looking one up is cheaper than
+ * reading its 36 characters; its hash, once computed, is kept by the string, so the route's own lookup of the same id
+ * then costs less too.
+ */
+export function fasterFormats(known?: (text: string) => boolean) {
+  const validate = known ? (text: string) => known(text) || isUuidText(text) : isUuidText;
+  return (ajv: { addFormat(name: string, format: { type: 'string'; validate: (text: string) => boolean }): unknown }): void => {
+    ajv.addFormat('uuid', { type: 'string', validate });
+  };
 }
 
 /**

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildApp } from '../../src/http/app.js';
 import {
-  type CompilerStats, compilePending, isUuidText, pendingCompilations, serializationKey, sharedSerializers, sharedValidators,
+  type CompilerStats, compilePending, fasterFormats, isUuidText, pendingCompilations, serializationKey, sharedSerializers, sharedValidators,
 } from '../../src/http/schema-compilers.js';
-import { appOptions } from '../helper.js';
+import { appOptions, gazetteer } from '../helper.js';
 
 const envelope = (description: string) => ({
   type: 'object', description, required: ['error'],
@@ -134,6 +134,22 @@ describe('shared response serializers', () => {
       if (AJV_FORMATS_UUID.test(text)) accepted++;
     }
     assert.ok(accepted > 1000 && accepted < cases.length - 1000, `both outcomes tried (${accepted} of ${cases.length} valid)`);
+  });
+
+  it('tries the units\' ids first: each one is a UUID, so the format accepts exactly what isUuidText() does', () => {
+    const units = gazetteer().units;
+    assert.ok(units.length > 16_000);
+    for (const unit of units) {
+      assert.ok(isUuidText(unit.id), unit.id);
+      assert.ok(gazetteer().hasId(unit.id));
+    }
+    let validate: ((text: string) => boolean) | undefined;
+    fasterFormats((id) => gazetteer().hasId(id))({ addFormat: (_name, format) => { validate = format.validate; } });
+    const known = units[100]!.id;
+    for (const text of [known, known.toUpperCase(), `urn:uuid:${known}`, 'be7c3096-3b6a-5be0-8dc7-54c73b31c9d1', known.slice(1), `${known}x`, '']) {
+      assert.equal(validate!(text), isUuidText(text), text);
+    }
+    assert.equal(gazetteer().hasId(known.toUpperCase()), false, 'exactly as written: other spellings go through the check');
   });
 
   it('answers a malformed id with the same 400 as before, and a valid id in capitals', async () => {
