@@ -367,14 +367,14 @@ function printCacheSim(contenders: [string, Counted][], noisy: (group: string) =
       console.log(`${values.map(fmt).join(' ')} ${fmt(values[0]! - values[values.length - 1]!)}  ${(ratio * 100).toFixed(1).padStart(6)}%  ${row} (${last[0]} / ${contenders[0]![0]})`);
     }
   }
-  const cycles = (c: Counted, g: string) => { const v = c.events!.groups.get(g); return v ? estimatedCycles(names, v) / c.sent : 0; };
+  const perGroup = (c: Counted, g: string, pick: (values: number[]) => number) => { const v = c.events!.groups.get(g); return v ? pick(v) / c.sent : 0; };
+  const cycles = (c: Counted, g: string) => perGroup(c, g, (v) => estimatedCycles(names, v));
   const groups = [...new Set(contenders.flatMap(([, c]) => [...c.events!.groups.keys()]))]
     .map((g) => [g, cycles(contenders[0]![1], g) - cycles(last[1], g)] as const)
     .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 15);
   const firstLevel = rows[1]![1];
   const data = rows[2]![1];
   const lastLevel = rows[3]![1];
-  const perGroup = (c: Counted, g: string, pick: (values: number[]) => number) => { const v = c.events!.groups.get(g); return v ? pick(v) / c.sent : 0; };
   console.log('\nper request by group, largest differences in estimated cycles first: estimated cycles, instructions, first-level '
     + 'misses (instruction + data), last-level misses; each for ' + contenders.map(([n]) => n).join(', '));
   const cell = (n: number) => Math.round(n).toLocaleString('en-US').padStart(8);
