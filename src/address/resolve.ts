@@ -644,7 +644,7 @@ export class AddressResolver {
 
   /** The best reading for each unit some mention names, as the most specific unit. */
   private readings(mentions: readonly Mention[], postal: { owner: number; weight: number } | null, limit: number,
-    completable: number): Reading[] {
+    completable: CompletionCaps): Reading[] {
     const stamp = ++this.stamp;
     const { listStamp, firstOf, bestStamp, bestAt } = this;
     if (this.nextOf.length < mentions.length) this.nextOf = new Int32Array(mentions.length);
@@ -706,7 +706,7 @@ export class AddressResolver {
     const order = unseen > 0
       ? new FirstThenKept(bounds, () => {
         const line = keptScores.length > 0 ? keptScores[0]! * unseen : -Infinity;
-        return (i) => bounds[i]! >= line || (bounds[i]! + completable >= line && this.depth[mentions[i]!.u] !== VILLAGE_DEPTH);
+        return (i) => bounds[i]! >= line || bounds[i]! + completionCapAt(completable, this.depth[mentions[i]!.u]!) >= line;
       })
       : new SortedOrder(descending(bounds, null));
     const out: Reading[] = [];
@@ -714,11 +714,12 @@ export class AddressResolver {
       const top = mentions[index]!;
       const topBound = bounds[index]!;
       if (keptScores.length >= PRUNE_AFTER && topBound < keptScores[PRUNE_AFTER - 1]! * 0.95) break;
-      // Completion (complete()) can raise a reading by naming its children, by at most `completable`; a village has
-      // none. Past the first bound that cannot reach the line even completed, none can (they come in bound order).
+      // Completion (complete()) can raise a reading by naming its descendants, by at most `completable.two`; a commune
+      // by `completable.one` (a village only), a village not at all. Past the first bound that cannot reach the line
+      // even completed, none can (they come in bound order).
       if (keptScores.length > 0 && topBound < keptScores[0]! * unseen) {
-        if (topBound + completable < keptScores[0]! * unseen) break;
-        if (this.depth[top.u] === VILLAGE_DEPTH) continue;
+        if (topBound + completable.two < keptScores[0]! * unseen) break;
+        if (topBound + completionCapAt(completable, this.depth[top.u]!) < keptScores[0]! * unseen) continue;
       }
       if (top.how === 'postal_code' && nextOf[firstOf[top.u]!]! >= 0) continue;
       addressWork.readings++;
@@ -830,7 +831,7 @@ export class AddressResolver {
    * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
    * spellings one or two signs apart (ឫ/ឬ, ូ/ួ, a doubled letter), Latin names with a letter or two wrong.
    */
-  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number, completable: number): Reading[] {
+  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number, completable: CompletionCaps): Reading[] {
     const ranked = this.rank(readings);
     let frontier = ranked.slice(0, 8);
     const floor = this.mattersFrom(ranked, limit);
@@ -842,11 +843,12 @@ export class AddressResolver {
         if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
         if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
-        // What completing can add at most: first for any reading (completionCap), then from this one's pieces (a
-        // child named by the longest, then a grandchild by the next).
-        if (reading.score + completable < floor) continue;
+        // What completing can add at most: first for any reading of its level (completionCap), then from this one's
+        // pieces (a child named by the longest, then, in the first round and above a commune, a grandchild by the next).
+        const depth = LEVEL_DEPTH[top.level];
+        if (reading.score + completionCapAt(completable, depth) < floor) continue;
         const pieces = this.pieces(reading, tokens);
-        if (round === 0 ? reading.score + completionGain(pieces, 2) < floor : reading.score + completionGain(pieces, 1) < floor) continue;
+        if (reading.score + completionGain(pieces, round === 0 && depth < LEVEL_DEPTH.commune ? 2 : 1) < floor) continue;
         for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
           addressWork.pieces++;
@@ -854,7 +856,7 @@ export class AddressResolver {
           if (bestChild < 0) continue;
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
-          const depthBefore = LEVEL_DEPTH[top.level];
+          const depthBefore = depth;
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
           next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
             score: reading.score + 0.01 * depthBefore + m.weight - 0.01 * depthAfter });
@@ -1433,13 +1435,20 @@ function completionGain(pieces: readonly { chars: number }[], steps: number): nu
   return (first + (steps > 1 ? second : 0)) * BASE.typo * HINT_AGREES + 0.02 * steps;
 }
 
+/** The most completion can add to a reading of a commune (`one`: a village) and of a district or province (`two`). */
+interface CompletionCaps {
+  one: number;
+  two: number;
+}
+
 /**
- * The most that completion (AddressResolver.complete) can add to any reading's score: completionGain of the two
- * largest places a piece can come from. A piece lies within one Khmer run (unit words excluded) or one segment of
- * Latin words (unit words and fillers excluded), and the two pieces of two rounds are disjoint: together at most the
- * two largest such places (or the largest alone, if both come from it).
+ * The most that completion (AddressResolver.complete) can add to any reading's score: completionGain of the largest
+ * place a piece can come from (one step: a commune's village), or of the two largest (two steps, for a district or a
+ * province: a child, then a grandchild in the second round). A piece lies within one Khmer run (unit words excluded)
+ * or one segment of Latin words (unit words and fillers excluded), and the two pieces of two rounds are disjoint:
+ * together at most the two largest such places (or the largest alone, if both come from it).
  */
-function completionCap(tokens: ReturnType<typeof tokenise>): number {
+function completionCap(tokens: ReturnType<typeof tokenise>): CompletionCaps {
   const places: { chars: number }[] = [];
   for (const run of tokens.khmer) places.push({ chars: run.text.length - run.unitWords.reduce((sum, w) => sum + (w.end - w.start), 0) });
   let segment = -1;
@@ -1450,7 +1459,12 @@ function completionCap(tokens: ReturnType<typeof tokenise>): number {
     }
     if (!w.unit && !w.filler) places.at(-1)!.chars += w.word.length;
   }
-  return completionGain(places, 2);
+  return { one: completionGain(places, 1), two: completionGain(places, 2) };
+}
+
+/** What completion can add to a reading of a unit at this depth (LEVEL_DEPTH): a village has no children. */
+function completionCapAt(caps: CompletionCaps, depth: number): number {
+  return depth === VILLAGE_DEPTH ? -Infinity : depth === LEVEL_DEPTH.commune ? caps.one : caps.two;
 }
 
 /** Name characters in the input (unit words and fillers excluded): the denominator of coverage. */

@@ -1,7 +1,9 @@
 /** The address resolver (src/address) on the real gazetteer and search index: no HTTP. */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { AddressInputError, AddressResolver, MAX_ADDRESS_LENGTH, resolverFor } from '../../src/address/resolve.js';
+import { distinctAddresses } from '../../bench/address-inputs.js';
+import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, resolverFor } from '../../src/address/resolve.js';
 import { findParts } from '../../src/address/parts.js';
 import { gazetteer, searchIndex } from '../helper.js';
 
@@ -157,5 +159,27 @@ describe('address resolver: bad and hostile input', () => {
       const { candidates } = resolver().resolve(q);
       assert.ok(candidates.length <= 5);
     }
+  });
+});
+
+describe('address resolver: the best candidate alone', () => {
+  // With limit 1 the resolver leaves out the readings that cannot change the first candidate, its confidence or its
+  // warnings (those that stay under three quarters of the best score, even completed): the answer must not change.
+  const seen = (c: Candidate | undefined) => c && {
+    code: c.unit.code, score: c.score, confidence: c.confidence, warnings: c.warnings, matched: c.matched, unmatched: c.unmatched,
+  };
+  it('is the first candidate of the full answer, on every evaluation input and 3,000 generated addresses', () => {
+    const evaluation = (JSON.parse(readFileSync(new URL('./eval-cases.json', import.meta.url), 'utf8')) as { input: string }[]).map((c) => c.input);
+    const inputs = [...evaluation, ...distinctAddresses(gazetteer(), 3000, 7)];
+    assert.ok(inputs.length > 3500);
+    let answered = 0;
+    for (const q of inputs) {
+      const full = resolver().resolve(q).candidates;
+      const one = resolver().resolve(q, { limit: 1 }).candidates;
+      assert.equal(one.length, Math.min(1, full.length), q);
+      assert.deepEqual(seen(one[0]), seen(full[0]), q);
+      if (full.length > 0) answered++;
+    }
+    assert.ok(answered > 3400, `${answered} answered`);
   });
 });
