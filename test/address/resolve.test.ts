@@ -85,6 +85,34 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual([km.parts.group, km.parts.street, km.parts.house_number], ['3', 'National Road 5', '12']);
     assert.equal(findParts('Phnom Penh 12000').parts.legacy_postal_code, '12000');
   });
+
+  it('finds each kind of part in text of one script only, with or without digits', () => {
+    // Rules are tried only on text with what they need (a digit, Khmer script): each must still be found alone.
+    const cases: [string, Partial<Record<keyof ReturnType<typeof findParts>['parts'], string | boolean>>][] = [
+      ['Russian Blvd', { street: 'Russian Blvd' }],
+      ['Blvd Preah Norodom', { street: 'Blvd Preah Norodom' }],
+      ['Borey Peng Huoth', { borey: 'Borey Peng Huoth' }],
+      ['Building B', { building: 'Building B' }],
+      ['Kingdom of Cambodia', { country: true }],
+      ['កម្ពុជា', { country: true }],
+      ['មហាវិថីព្រះនរោត្តម', { street: 'មហាវិថីព្រះនរោត្តម' }],
+      ['បុរីប៉េងហួត', { borey: 'បុរីប៉េងហួត' }],
+      ['ផ្លូវ271', { street: 'St. 271' }],
+      ['ផ្ទះ12', { house_number: '12' }],
+      ['ក្រុម3', { group: '3' }],
+      ['St. 271', { street: 'St. 271' }],
+      ['No. 12', { house_number: '12' }],
+      ['12E0', { house_number: '12E0' }],
+      ['NR5', { street: 'National Road 5' }],
+      ['Group 3', { group: '3' }],
+      ['120101', { postal_code: '120101' }],
+      ['12000', { legacy_postal_code: '12000' }],
+    ];
+    for (const [text, expected] of cases) {
+      const { parts } = findParts(text);
+      for (const [kind, value] of Object.entries(expected)) assert.equal(parts[kind as keyof typeof parts], value, text);
+    }
+  });
 });
 
 describe('address resolver: warnings', () => {
