@@ -37,15 +37,20 @@ const KHMER_NAME = `[${KH}]{1,40}?(?=[\\s,;\\n]|$|ភូមិ|ឃុំ|សង�
 interface Rule {
   kind: Found['kind'];
   pattern: RegExp;
-  /** What the pattern cannot match without: a digit, Khmer script (the rule is not tried on text that has none). */
-  needs?: readonly ('digit' | 'khmer')[];
+  /**
+   * What the pattern cannot match without (the rule is not tried on text that has none): an ASCII digit, Khmer script,
+   * an ASCII letter (the patterns' Latin letters match only ASCII ones, `i` flag or not: no `u` flag).
+   */
+  needs?: readonly ('digit' | 'khmer' | 'latin')[];
   /** The value from the match; the whole match by default. */
   value?: (m: RegExpExecArray) => string;
 }
 
 const DIGIT = ['digit'] as const;
 const KHMER = ['khmer'] as const;
+const LATIN = ['latin'] as const;
 const DIGIT_KHMER = ['digit', 'khmer'] as const;
+const DIGIT_LATIN = ['digit', 'latin'] as const;
 
 const RULES: Rule[] = [
   // Postal codes first: six digits standing alone (not part of a longer number or a house number range).
@@ -56,7 +61,7 @@ const RULES: Rule[] = [
     kind: 'street',
     pattern: /\b(?:National\s+(?:Road|Highway|Rd\.?)|N\.?R\.?|N\.?H\.?|Route\s+Nationale|RN)\s?(?:No\.?\s?|#)?(\d{1,3}[A-Za-z]?)\b/gi,
     value: (m) => `National Road ${m[1]!}`,
-    needs: DIGIT,
+    needs: DIGIT_LATIN,
   },
   { kind: 'street', pattern: /ផ្លូវជាតិ(?:លេខ)?\s?(\d{1,3})/g, value: (m) => `National Road ${m[1]!}`, needs: DIGIT_KHMER },
   // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, 12E0 (a unit on a floor).
@@ -67,25 +72,26 @@ const RULES: Rule[] = [
     value: (m) => m[1]!,
     needs: DIGIT,
   },
-  { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g, needs: DIGIT },
+  { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g, needs: DIGIT_LATIN },
   // Numbered street: St. 271, Street 271, St.271, Str 2004, Road 60, ផ្លូវលេខ២៧១, ផ្លូវ២៣.
-  { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}`, needs: DIGIT },
+  { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}`, needs: DIGIT_LATIN },
   { kind: 'street', pattern: /ផ្លូវ(?:លេខ)?\s?(\d{1,5}(?:[A-Za-z]{1,2})?)/g, value: (m) => `St. ${m[1]!}`, needs: DIGIT_KHMER },
   // Named boulevards and avenues: Preah Norodom Blvd, Russian Blvd, Monivong Boulevard, Mao Tse Toung Blvd.
   {
     kind: 'street',
     pattern: /\b(?:[A-Z][A-Za-z'’.]{1,20}\s){0,4}[A-Z][A-Za-z'’.]{1,20}\s(?:Blvd|Boulevard|Avenue|Ave)\b\.?/g,
+    needs: LATIN,
   },
-  { kind: 'street', pattern: /\b(?:Blvd|Boulevard|Avenue)\s(?:[A-Z][A-Za-z'’]{1,20}\s?){1,4}/g },
+  { kind: 'street', pattern: /\b(?:Blvd|Boulevard|Avenue)\s(?:[A-Z][A-Za-z'’]{1,20}\s?){1,4}/g, needs: LATIN },
   { kind: 'street', pattern: new RegExp(`(?:មហាវិថី|វិថី)\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
   // Group: ក្រុមទី៣, ក្រុម 3, Krom 3, Group 3.
   { kind: 'group', pattern: /ក្រុម(?:ទី)?\s?(\d{1,3})/g, value: (m) => m[1]!, needs: DIGIT_KHMER },
-  { kind: 'group', pattern: /\b(?:Krom|Group|Grp)\b\.?\s?(?:No\.?\s?)?(\d{1,3})\b/gi, value: (m) => m[1]!, needs: DIGIT },
+  { kind: 'group', pattern: /\b(?:Krom|Group|Grp)\b\.?\s?(?:No\.?\s?)?(\d{1,3})\b/gi, value: (m) => m[1]!, needs: DIGIT_LATIN },
   // Borey: Borey Peng Huoth, បុរីប៉េងហួត.
-  { kind: 'borey', pattern: /\bBorey\s(?:[A-Za-z0-9'’]{1,20}\s?){1,4}/gi },
+  { kind: 'borey', pattern: /\bBorey\s(?:[A-Za-z0-9'’]{1,20}\s?){1,4}/gi, needs: LATIN },
   { kind: 'borey', pattern: new RegExp(`បុរី\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
   // Building, floor, room: kept as written up to the next comma.
-  { kind: 'building', pattern: /\b(?:Building|Bldg|Tower|Floor|Fl|Room|Rm|Unit)\b\.?\s?[A-Za-z0-9#-]{0,12}/gi },
+  { kind: 'building', pattern: /\b(?:Building|Bldg|Tower|Floor|Fl|Room|Rm|Unit)\b\.?\s?[A-Za-z0-9#-]{0,12}/gi, needs: LATIN },
   // Legacy 5-digit postal codes, after house numbers and streets have taken their digits.
   { kind: 'legacy_postal_code', pattern: /(?<![\d\-/#])\d{5}(?![\d\-/])/g, needs: DIGIT },
 ];
@@ -98,7 +104,7 @@ export function findParts(text: string): { parts: AddressParts; spans: Found[] }
     country: false,
   };
   const taken = (start: number, end: number) => spans.some((s) => start < s.end && s.start < end);
-  const has = { digit: /\d/.test(text), khmer: /[\u1780-\u17FF]/.test(text) };
+  const has = { digit: /\d/.test(text), khmer: /[\u1780-\u17FF]/.test(text), latin: /[A-Za-z]/.test(text) };
   for (const rule of RULES) {
     if (rule.needs && !rule.needs.every((what) => has[what])) continue;
     rule.pattern.lastIndex = 0;

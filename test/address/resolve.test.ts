@@ -87,7 +87,8 @@ describe('address resolver: candidate fields', () => {
   });
 
   it('finds each kind of part in text of one script only, with or without digits', () => {
-    // Rules are tried only on text with what they need (a digit, Khmer script): each must still be found alone.
+    // Rules are tried only on text with what they need (a digit, Khmer script, a Latin letter): each must still be
+    // found alone.
     const cases: [string, Partial<Record<keyof ReturnType<typeof findParts>['parts'], string | boolean>>][] = [
       ['Russian Blvd', { street: 'Russian Blvd' }],
       ['Blvd Preah Norodom', { street: 'Blvd Preah Norodom' }],
@@ -102,6 +103,8 @@ describe('address resolver: candidate fields', () => {
       ['ក្រុម3', { group: '3' }],
       ['St. 271', { street: 'St. 271' }],
       ['No. 12', { house_number: '12' }],
+      ['#12', { house_number: '12' }],
+      ['№ 12 ភូមិ១', { house_number: '12' }],
       ['12E0', { house_number: '12E0' }],
       ['NR5', { street: 'National Road 5' }],
       ['Group 3', { group: '3' }],
