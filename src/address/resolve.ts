@@ -856,10 +856,9 @@ export class AddressResolver {
           if (bestChild < 0) continue;
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
-          const depthBefore = depth;
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
           next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
-            score: reading.score + 0.01 * depthBefore + m.weight - 0.01 * depthAfter });
+            score: reading.score + 0.01 * depth + m.weight - 0.01 * depthAfter });
         }
       }
       added.push(...next);
