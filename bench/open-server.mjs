@@ -6,8 +6,11 @@ import process from 'node:process';
 import { loadGazetteer } from '../dist/gazetteer/load.js';
 import { loadGeography } from '../dist/geo/geography.js';
 import { buildApp } from '../dist/http/app.js';
+import { pinTickShape } from '../dist/lib/tick-shape.js';
 import { loadSearchIndex } from '../dist/search/load.js';
 
+// As the service does first (src/server.ts; see src/lib/tick-shape.ts).
+pinTickShape();
 const gazetteer = loadGazetteer();
 // MAX_EVENT_LOOP_DELAY_MS as the service reads it (bench:profile --callgrind raises it: valgrind is 50 times slower).
 const app = await buildApp({ gazetteer, search: loadSearchIndex(gazetteer).index, geo: loadGeography(), logger: { level: 'info' },

@@ -8,6 +8,7 @@ import { ensureDemoKey } from './keys/demo-key.js';
 import { createDevelopmentKey, DEVELOPMENT_PLAN, openKeys } from './keys/keys.js';
 import { StoreOpenError } from './keys/open-store.js';
 import { loadSearchIndex } from './search/load.js';
+import { pinTickShape } from './lib/tick-shape.js';
 
 function printDevelopmentKey(key: string, port: number): void {
   const line = '='.repeat(78);
@@ -26,6 +27,8 @@ function printDevelopmentKey(key: string, port: number): void {
 }
 
 async function main(): Promise<void> {
+  // Before start-up's full garbage collections (loading the data makes several): see lib/tick-shape.ts.
+  pinTickShape();
   const config = loadConfig();
   const gazetteer = loadGazetteer();
   const loadedAt = performance.now();

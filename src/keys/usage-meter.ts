@@ -270,10 +270,9 @@ export class UsageMeter {
     }
     this.tally(keyId, holderId, day, nowMs);
     const unconfirmed = (standing.ledger ?? this.ledgerOf(holderId)).unconfirmed.add(month, 1);
-    if (!this.flushing && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) {
-      const remaining = monthlyQuota - standing.storedTotal;
-      if (unconfirmed >= Math.max(1, Math.ceil(remaining * EARLY_FLUSH_SHARE))) void this.flush().catch(() => undefined);
-    }
+    // The clock is read only when the block is used up (each Date.now() is a call into the runtime).
+    if (!this.flushing && unconfirmed >= Math.max(1, Math.ceil((monthlyQuota - standing.storedTotal) * EARLY_FLUSH_SHARE))
+      && Date.now() - this.lastFailureAt > FAILURE_BACKOFF_MS) void this.flush().catch(() => undefined);
   }
 
   /** Counts one request of a key that is its own quota holder (an operator's key without an account). */
