@@ -5,6 +5,7 @@
  * Each unit's word is its own type in the dataset (សង្កាត់/Sangkat in towns, ខណ្ឌ/Khan in Phnom Penh...).
  */
 import type { Unit } from '../gazetteer/types.js';
+import { flat } from '../lib/flat.js';
 import type { AddressParts } from './parts.js';
 import type { Chain } from './resolve.js';
 
@@ -80,5 +81,6 @@ export function formatAddress(chain: Chain, parts: Pick<AddressParts, 'house_num
     km.push(forms.km);
     latin.push(forms.latin);
   }
-  return { km: `${km.join(' ')} ${postalKm}`, latin: `${latin.join(', ')} ${postal}` };
+  // Flat strings (see lib/flat.ts): the serializer checks each with a regular expression.
+  return { km: flat`${km.join(' ')} ${postalKm}`, latin: flat`${latin.join(', ')} ${postal}` };
 }

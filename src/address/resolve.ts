@@ -25,6 +25,7 @@ import { type AddressParts, findParts } from './parts.js';
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot } from './snapshot.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
+import { flat } from '../lib/flat.js';
 
 /** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
 export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0, pieces: 0 };
@@ -1089,8 +1090,8 @@ export class AddressResolver {
       const now = this.units[this.parent[child]!]!;
       warnings.push({
         code: 'FORMER_PARENT',
-        message: `The address names ${name(p)} as the parent of ${name(c)}, which was its parent before a reform; it is now in ${name(now)}. Still a good match.`,
-        message_km: `អាសយដ្ឋាននេះដាក់ ${nameKm(c)} ក្រោម ${nameKm(p)} ដែលជាអង្គភាពមេចាស់មុនកំណែទម្រង់ ឥឡូវនៅក្រោម ${nameKm(now)}។`,
+        message: flat`The address names ${name(p)} as the parent of ${name(c)}, which was its parent before a reform; it is now in ${name(now)}. Still a good match.`,
+        message_km: flat`អាសយដ្ឋាននេះដាក់ ${nameKm(c)} ក្រោម ${nameKm(p)} ដែលជាអង្គភាពមេចាស់មុនកំណែទម្រង់ ឥឡូវនៅក្រោម ${nameKm(now)}។`,
         codes: [c.code, p.code, now.code],
       });
     }
@@ -1101,11 +1102,11 @@ export class AddressResolver {
       warnings.push({
         code: 'POSTAL_CODE_MISMATCH',
         message: owner
-          ? `Postal code ${code} belongs to ${name(owner)}, not to ${name(unit)} (postal code ${unit.postal_code}); the names were preferred.`
-          : `No unit has postal code ${code}; ${name(unit)} has ${unit.postal_code}.`,
+          ? flat`Postal code ${code} belongs to ${name(owner)}, not to ${name(unit)} (postal code ${unit.postal_code}); the names were preferred.`
+          : flat`No unit has postal code ${code}; ${name(unit)} has ${unit.postal_code}.`,
         message_km: owner
-          ? `លេខកូដប្រៃសណីយ៍ ${code} ជារបស់ ${nameKm(owner)} មិនមែនរបស់ ${nameKm(unit)} (${unit.postal_code}) ទេ។`
-          : `គ្មានអង្គភាពណាមានលេខកូដប្រៃសណីយ៍ ${code} ទេ។ ${nameKm(unit)} មានលេខ ${unit.postal_code}។`,
+          ? flat`លេខកូដប្រៃសណីយ៍ ${code} ជារបស់ ${nameKm(owner)} មិនមែនរបស់ ${nameKm(unit)} (${unit.postal_code}) ទេ។`
+          : flat`គ្មានអង្គភាពណាមានលេខកូដប្រៃសណីយ៍ ${code} ទេ។ ${nameKm(unit)} មានលេខ ${unit.postal_code}។`,
         codes: owner ? [owner.code] : [],
       });
     }
@@ -1125,10 +1126,8 @@ export class AddressResolver {
       if (reported.size > 1) continue;
       warnings.push({
         code: 'UNIT_NOT_IN_PARENT',
-        message: `${name(unit)} is not in ${name(other)}, which the address names; it is in ${name(actual)}. `
-          + `The reading with ${name(unit)} was chosen because it explains more of the address.`,
-        message_km: `${nameKm(unit)} មិនស្ថិតនៅក្នុង ${nameKm(other)} ដែលមានក្នុងអាសយដ្ឋានទេ គឺស្ថិតនៅក្នុង ${nameKm(actual)}។ `
-          + 'ការអានបែបនេះត្រូវបានជ្រើសរើស ព្រោះវាពន្យល់អាសយដ្ឋានបានច្រើនជាង។',
+        message: flat`${name(unit)} is not in ${name(other)}, which the address names; it is in ${name(actual)}. The reading with ${name(unit)} was chosen because it explains more of the address.`,
+        message_km: flat`${nameKm(unit)} មិនស្ថិតនៅក្នុង ${nameKm(other)} ដែលមានក្នុងអាសយដ្ឋានទេ គឺស្ថិតនៅក្នុង ${nameKm(actual)}។ ការអានបែបនេះត្រូវបានជ្រើសរើស ព្រោះវាពន្យល់អាសយដ្ឋានបានច្រើនជាង។`,
         codes: [other.code, actual.code],
       });
     }
@@ -1140,9 +1139,8 @@ export class AddressResolver {
       const codes = rivals.slice(0, 10).map((r) => this.units[r.top.u]!.code);
       warnings.push({
         code: 'AMBIGUOUS',
-        message: `${rivals.length + 1} or more units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); `
-          + 'add the commune, district or province to tell them apart.',
-        message_km: `មានអង្គភាពចំនួន ${rivals.length + 1} ឬច្រើនជាងនេះ ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
+        message: flat`${rivals.length + 1} or more units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); add the commune, district or province to tell them apart.`,
+        message_km: flat`មានអង្គភាពចំនួន ${rivals.length + 1} ឬច្រើនជាងនេះ ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
         codes,
       });
     }
