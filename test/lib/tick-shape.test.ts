@@ -37,9 +37,16 @@ test('nextTick\'s literal caches stay monomorphic through full collections once 
   // collector finds alive): 2 to 4 runs in 10 on Node 20 here, unpinned, and 2 in 10 with the tick object caught but
   // not kept. So the control is tried until seen, and twelve pinned runs must all be clean (a shape not held would
   // pass them all by chance less than 7% of the time).
+  // What is read is V8's debug output and Node's own nextTick: both as on Node 20 (V8 11.3), where this was measured.
+  // On another major either may differ; there the test is skipped rather than read wrongly, and on Node 20 it must hold.
+  const first = run(false);
+  if (first.states.length !== 4 && Number(process.versions.node.split('.')[0]) !== 20) {
+    t.skip(`Node ${process.versions.node}: V8 does not print nextTick's literal caches as Node 20's does`);
+    return;
+  }
   let seen = 0;
   for (let i = 0; i < 12 && seen === 0; i++) {
-    const control = run(false);
+    const control = i === 0 ? first : run(false);
     assert.equal(control.states.length, 4, 'V8 printed the four caches of the literal (format of %DebugPrint changed?)');
     if (control.cleared || control.states.includes('MEGAMORPHIC')) seen = i + 1;
   }
