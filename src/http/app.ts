@@ -202,6 +202,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const locate = options.geo ? unitLocator(options.geo, gazetteer) : undefined;
   // The ETag names the data versions: the dataset's and, when records carry locations, the geometry's.
   const payloads = new PayloadCache(etagFor(API_VERSION, dataVersion(gazetteer.version, options.geo?.version)));
+  // Kept identifier bodies let go of the responses they were last sent to once those are written (payload-cache.ts).
+  const releasing = setInterval(() => payloads.release(), 1000).unref();
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(releasing);
+    done();
+  });
 
   await app.register(async (data) => {
     if (access) {

@@ -1,5 +1,9 @@
 /** The payload cache on a real Fastify app: bodies built once, kept as UTF-8 bytes, caching headers and 304. */
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { type AddressInfo, connect } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { after, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { CACHE_CONTROL } from '../../src/http/caching.js';
@@ -143,5 +147,115 @@ describe('payload cache: identifier bodies of every size', async () => {
       assert.equal(body.metadata.correlationId, id, `body ${i} still holds its own id`);
       assert.equal(body.data.text.length, sizes[i % sizes.length]! / 3);
     }
+  });
+});
+
+describe('payload cache: identifier bodies on real sockets', async () => {
+  const payloads = new PayloadCache(ETAG);
+  const app = Fastify({ genReqId: correlationId });
+  // The buffer objects handed to Fastify for each key: a kept body's copies are lent again once written.
+  const sentBuffers = new Map<string, Set<Buffer>>();
+  app.addHook('onSend', async (request, _reply, payload) => {
+    const { bytes } = request.params as { bytes: string };
+    if (!sentBuffers.has(bytes)) sentBuffers.set(bytes, new Set());
+    sentBuffers.get(bytes)!.add(payload as Buffer);
+    return payload;
+  });
+  app.get('/sized/:bytes', (request, reply) => {
+    const { bytes } = request.params as { bytes: string };
+    payloads.sendIdentifier(reply, `sized|${bytes}`, () => ({ text: 'ក'.repeat(Number(bytes) / 3) }));
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  after(() => app.close());
+  const { port } = app.server.address() as AddressInfo;
+  const get = async (bytes: number, id: string) => {
+    const response = await fetch(`http://127.0.0.1:${port}/sized/${bytes}`, { headers: { 'x-correlation-id': id } });
+    return (await response.json()) as { metadata: { correlationId: string }; data: { text: string } };
+  };
+
+  it('sends one request after another the same copy of a kept body, with each one\'s id', async () => {
+    for (let i = 0; i < 20; i++) {
+      const body = await get(1_200, `one-after-another-${i}`);
+      assert.equal(body.metadata.correlationId, `one-after-another-${i}`);
+      assert.equal(body.data.text, 'ក'.repeat(400));
+      if (i === 10) payloads.release();
+    }
+    // The first request builds the body; its copy is written before the next request comes, and lent again.
+    assert.ok(sentBuffers.get('1200')!.size <= 2, `${sentBuffers.get('1200')!.size} copies for 20 requests one after another`);
+  });
+
+  it('never lends a copy still being written: a client that does not read keeps its answers intact', async () => {
+    // 600 pipelined requests on a socket nobody reads: the answers back up in the kernel and in Node's queue,
+    // unwritten, while 600 more for the same keys are answered to a client that reads. A copy lent again too early
+    // would show as another request's id in the slow client's answers.
+    const count = 600;
+    const sizes = [4_500, 6_000, 300, 3_000];
+    const slow = connect({ port, host: '127.0.0.1' });
+    await once(slow, 'connect');
+    slow.pause();
+    let requests = '';
+    for (let i = 0; i < count; i++) {
+      requests += `GET /sized/${sizes[i % sizes.length]} HTTP/1.1\r\nHost: t\r\nX-Correlation-Id: slow-${i}\r\n\r\n`;
+    }
+    slow.write(requests);
+    for (let i = 0; i < count; i++) {
+      const body = await get(sizes[(i + 1) % sizes.length]!, `fast-${i}`);
+      assert.equal(body.metadata.correlationId, `fast-${i}`);
+    }
+    const received: Buffer[] = [];
+    const bodies = await new Promise<string[]>((resolve, reject) => {
+      slow.on('data', (chunk: Buffer) => {
+        received.push(chunk);
+        const all = Buffer.concat(received);
+        const parsed: string[] = [];
+        for (let at = 0; at < all.length;) {
+          const headEnd = all.indexOf('\r\n\r\n', at);
+          if (headEnd < 0) break;
+          const length = Number(/content-length: (\d+)/i.exec(all.subarray(at, headEnd).toString('latin1'))?.[1]);
+          if (headEnd + 4 + length > all.length) break;
+          parsed.push(all.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'));
+          at = headEnd + 4 + length;
+        }
+        if (parsed.length === count) resolve(parsed);
+      });
+      slow.on('error', reject);
+      slow.resume();
+    });
+    slow.destroy();
+    for (const [i, text] of bodies.entries()) {
+      const body = JSON.parse(text) as { metadata: { correlationId: string }; data: { text: string } };
+      assert.equal(body.metadata.correlationId, `slow-${i}`, `answer ${i} of the slow client`);
+      assert.equal(body.data.text, 'ក'.repeat(sizes[i % sizes.length]! / 3), `answer ${i}'s data`);
+    }
+  });
+});
+
+describe('payload cache: a kept body does not keep its last response alive', async () => {
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+  const payloads = new PayloadCache(ETAG);
+  const app = Fastify({ genReqId: correlationId });
+  let response: WeakRef<object> | undefined;
+  app.get('/kept', (request, reply) => {
+    response = new WeakRef(reply.raw);
+    payloads.sendIdentifier(reply, 'kept', () => ({ text: 'ក'.repeat(100) }));
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  after(() => app.close());
+  const { port } = app.server.address() as AddressInfo;
+
+  it('lets go of a written response at release()', async () => {
+    const body = await (await fetch(`http://127.0.0.1:${port}/kept`, { headers: { connection: 'close' } })).json() as { metadata: { correlationId: string } };
+    assert.ok(body.metadata.correlationId.length > 0);
+    const released = async () => {
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        collect();
+      }
+      return response!.deref() === undefined;
+    };
+    assert.equal(await released(), false, 'before release() the copy still names its response (else this test shows nothing)');
+    payloads.release();
+    assert.equal(await released(), true, 'after release() nothing keeps the written response');
   });
 });
