@@ -116,7 +116,8 @@ const WRITTEN: Reply['raw'] = { writableFinished: true };
  * a body made per request cost 7% more CPU than one constant body, of which the copy into new memory, its Buffer and
  * the garbage collector's work on them (perf: memmove, malloc, concurrent marking and sweeping) were the visible part.
  * A copy remembers its last response only until that response is written: PayloadCache#release, run every second,
- * lets go of the written ones (a few thousand kept bodies a time), so that a key nobody asks for again does not keep a response (and its request) alive.
+ * lets go of the written ones (a few thousand kept bodies a time), so that a key nobody asks for again does not keep
+ * a response (and its request) alive.
  */
 class IdentifierBody {
   readonly copies: Buffer[] = [];
