@@ -440,7 +440,7 @@ export class AddressResolver {
   /** A mention of unit `u` by a span. */
   private spanMention(u: number, how: MatchHow, span: SpanAt, factor: number): Mention {
     const hint = span.other !== null && span.other === LEVELS[this.depth[u]!] ? span.other : span.hint;
-    return this.mention(u, span.start, span.end, how, hint, span.weight * factor, span.chars, span);
+    return this.mention(u, span.start, span.end, how, hint, span.weight * factor, span.chars, span.khmer, span.latin);
   }
 
   private latinMentions(words: readonly LatinWord[], out: Mention[], budget: MentionBudget): void {
@@ -496,6 +496,16 @@ export class AddressResolver {
       }
     }
     // Typos only where no exact, alias or variant reading explains a word.
+    if (typoSpans.length > 0) this.typoMentions(words, typoSpans, explained, near, out, budget);
+  }
+
+  /**
+   * Mentions by typo of the spans of Latin words no spelling explained (see latinMentions). Apart from it: these
+   * paths run for few addresses, and the first that does makes V8 deoptimise the function it is in and compile it
+   * again, which costs less for a small function (README, Performance: the CLI's compiler).
+   */
+  private typoMentions(words: readonly LatinWord[], typoSpans: readonly [number, number][], explained: Uint8Array,
+    near: (word: string) => string[], out: Mention[], budget: MentionBudget): void {
     for (const [a, b] of typoSpans) {
       let anyExplained = false;
       for (let k = a; k < b; k++) if (explained[k]) anyExplained = true;
@@ -514,7 +524,7 @@ export class AddressResolver {
           for (const u of this.tables.compactNames.get(near) ?? []) {
             if (seen.has(u) || budget.full()) continue;
             seen.add(u);
-            out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
+            out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, undefined, { from: a, to: b }));
           }
         }
       }
@@ -527,7 +537,7 @@ export class AddressResolver {
           const fits = this.tables.unitWordLists[u]!.some((name) => name.length === folded.length && name.every((w, i) => options[i]!.includes(w)));
           if (!fits) continue;
           seen.add(u);
-          out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, { latin: { from: a, to: b } }));
+          out.push(this.mention(u, words[a]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, undefined, { from: a, to: b }));
         }
       }
     }
@@ -611,7 +621,7 @@ export class AddressResolver {
     if (parts.postal_code) {
       const owner = this.gazetteer.byPostalCode(parts.postal_code);
       const u = owner ? this.indexOf.get(owner.code)! : -1;
-      if (u >= 0) out.push(this.mention(u, -1, -1, 'postal_code', null, POSTAL_WEIGHT, 0, {}));
+      if (u >= 0) out.push(this.mention(u, -1, -1, 'postal_code', null, POSTAL_WEIGHT, 0, undefined, undefined));
       return { owner: u, weight: POSTAL_WEIGHT };
     }
     if (parts.legacy_postal_code) {
@@ -623,10 +633,10 @@ export class AddressResolver {
   }
 
   private mention(u: number, start: number, end: number, how: MatchHow, hint: Level | null, weight: number, chars: number,
-    where: { khmer?: Mention['khmer']; latin?: Mention['latin'] }): Mention {
+    khmer: Mention['khmer'], latin: Mention['latin']): Mention {
     const agree = hint === null ? 1 : hint === LEVELS[this.depth[u]!] ? HINT_AGREES : HINT_DISAGREES;
     // Every mention has the same shape (khmer and latin both present, one undefined): faster property reads.
-    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer: where.khmer, latin: where.latin };
+    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer, latin };
   }
 
   // ---- readings ----
@@ -856,7 +866,7 @@ export class AddressResolver {
           const bestChild = this.nearestChild(reading.top.u, piece);
           if (bestChild < 0) continue;
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
-            piece.khmer ? { khmer: piece.khmer } : { latin: piece.latin! });
+            piece.khmer, piece.latin);
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
           next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
             score: reading.score + 0.01 * depth + m.weight - 0.01 * depthAfter });
@@ -923,7 +933,8 @@ export class AddressResolver {
         while (e < mark.length && mark[e] === 0) e++;
         if (e - k >= 3 && e - k <= MAX_KHMER_SPAN) {
           const hint = run.unitWords.find((w) => w.end === k)?.level ?? null;
-          out.push({ text: run.text.slice(k, e), start: run.offsets[k]!, end: run.ends[e - 1]!, hint, chars: e - k, khmer: { run: r, from: k, to: e } });
+          out.push({ text: run.text.slice(k, e), start: run.offsets[k]!, end: run.ends[e - 1]!, hint, chars: e - k, khmer: { run: r, from: k, to: e },
+            latin: undefined });
         }
         k = e;
       }
@@ -942,7 +953,8 @@ export class AddressResolver {
       const folded = normaliseNumbers(words.slice(k, e).map((w) => w.word));
       const text = compact(folded);
       if (text.length >= 4 && !/^\d+$/.test(text)) {
-        out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint: this.latinHint(words, k, e), chars: text.length, latin: { from: k, to: e } });
+        out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint: this.latinHint(words, k, e), chars: text.length,
+          khmer: undefined, latin: { from: k, to: e } });
       }
       k = e;
     }
@@ -1070,13 +1082,16 @@ export class AddressResolver {
     const name = (u: Unit) => `${u.unit_type_latin} ${u.name_latin} (${u.code})`;
     const nameKm = (u: Unit) => `${u.unit_type_km}${u.name_km} (${u.code})`;
 
-    const matched: MatchedSpan[] = reading.mentions.filter((m) => m.start >= 0).map((m) => {
+    const matched: MatchedSpan[] = [];
+    for (const m of reading.mentions) {
+      if (m.start < 0) continue;
       const isFormer = reading.former.some(([, f]) => f === m.u);
-      return {
+      matched.push({
         text: context.input.slice(m.start, m.end), start: m.start, end: m.end, code: this.units[m.u]!.code,
         level: this.units[m.u]!.level, how: isFormer ? 'former' : m.how,
-      };
-    }).sort((a, b) => a.start - b.start);
+      });
+    }
+    if (matched.length > 1) matched.sort((a, b) => a.start - b.start);
     if (reading.top.how === 'postal_code' || reading.postal === 'agrees') {
       const code = context.parts.postal_code!;
       const start = context.text.indexOf(code);
