@@ -23,7 +23,8 @@ import { editDistance, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
-import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot } from './snapshot.js';
+import { ADDRESS_SNAPSHOT_PATH, readAddressSnapshot } from './snapshot.js';
+import type { UnitTables } from './unit-tables.js';
 import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
 import { flat } from '../lib/flat.js';
 
@@ -212,6 +213,11 @@ export interface ResolverOptions {
   loose?: Map<string, number[]>;
   /** The prefix sets' hashes from the build's snapshot, used when made from the same keys (see PrefixSet). */
   prefixes?: Partial<Record<PrefixSetName, SavedPrefixes>>;
+  /**
+   * Each unit's forms (unitTables()) from the build's snapshot, made by a resolver of the same gazetteer without
+   * `formerParentsOf`; else each is worked out when an address first needs it.
+   */
+  units?: UnitTables;
 }
 
 /**
@@ -284,6 +290,38 @@ export class AddressResolver {
     this.loosePrefixes = new PrefixSet([...this.loose.keys()], saved.loose);
     this.khmerPrefixes = new PrefixSet([...this.tables.khmerPrefix.keys, ...this.tables.aliasPrefix.keys], saved.khmer);
     this.khmerWhole = new PrefixSet([...this.tables.khmerExact.keys(), ...this.tables.aliasExact.keys()], saved.khmerWhole, { whole: true });
+    if (options.units) this.useUnitTables(options.units);
+  }
+
+  /** Each unit's forms as compared with the input, all worked out now (for the build's snapshot, ./snapshot.ts). */
+  unitTables(): UnitTables {
+    const tables: UnitTables = { former: [], digits: [], latinCompacts: [], latinLoose: [], khmerForms: [], khmerDigits: [] };
+    for (let u = 0; u < this.units.length; u++) {
+      const former = this.formerParentsAt(u);
+      if (former.length > 0) tables.former.push([u, [...former]]);
+      tables.digits.push(this.digitsOf(u));
+      const latin = this.latinOf(u);
+      tables.latinCompacts.push(latin.compacts);
+      tables.latinLoose.push(latin.loose);
+      const khmer = this.khmerFormsOf(u);
+      tables.khmerForms.push(khmer.forms);
+      tables.khmerDigits.push(khmer.digits);
+    }
+    return tables;
+  }
+
+  /** The units' forms given (options.units): each unit's are read from them when first needed. */
+  private saved: UnitTables | undefined;
+
+  /** Uses `tables` (checked by checkUnitTables when read from a file) for the per-unit caches. */
+  private useUnitTables(tables: UnitTables): void {
+    this.saved = tables;
+    this.noFormerParent.fill(1);
+    for (const [u, parents] of tables.former) {
+      this.noFormerParent[u] = 0;
+      this.formerParentsCache[u] = parents;
+    }
+    this.digitCache = tables.digits;
   }
 
   /** The prefix sets' hashes, for the build's snapshot (./snapshot.ts). */
@@ -598,7 +636,7 @@ export class AddressResolver {
     return found;
   }
 
-  private readonly digitCache: (string | undefined)[] = [];
+  private digitCache: (string | undefined)[] = [];
   /** The digits in a unit's Latin name, numbers read ("Ti Muoy" is 1). */
   private digitsOf(u: number): string {
     let digits = this.digitCache[u];
@@ -1009,14 +1047,25 @@ export class AddressResolver {
 
   /** Per unit (an array indexed by unit: at most one entry per unit of the gazetteer). */
   private readonly khmerFormsCache: ({ forms: string[]; digits: string } | undefined)[] = [];
+  /** A unit's Khmer name forms as compared with a piece, and their digits (worked out once per unit). */
+  private khmerFormsOf(u: number): { forms: string[]; digits: string } {
+    let found = this.khmerFormsCache[u];
+    if (!found) {
+      if (this.saved) {
+        found = { forms: this.saved.khmerForms[u]!, digits: this.saved.khmerDigits[u]! };
+      } else {
+        const full = normaliseKhmer(this.units[u]!.name_km);
+        found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') };
+      }
+      this.khmerFormsCache[u] = found;
+    }
+    return found;
+  }
+
   private khmerDistance(piece: string, digits: string, u: number): number {
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
     if (budget === 0) return Infinity;
-    let found = this.khmerFormsCache[u];
-    if (!found) {
-      const full = normaliseKhmer(this.units[u]!.name_km);
-      this.khmerFormsCache[u] = found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') };
-    }
+    const found = this.khmerFormsOf(u);
     if (digits !== found.digits) return Infinity;
     let best = Infinity;
     for (const form of found.forms) {
@@ -1031,9 +1080,14 @@ export class AddressResolver {
   private latinOf(u: number) {
     let found = this.latinCache[u];
     if (!found) {
-      const { words, core } = latinForms(this.units[u]!.name_latin);
-      const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
-      this.latinCache[u] = found = { compacts: forms.map(compact), loose: forms.map(looseKey) };
+      if (this.saved) {
+        found = { compacts: this.saved.latinCompacts[u]!, loose: this.saved.latinLoose[u]! };
+      } else {
+        const { words, core } = latinForms(this.units[u]!.name_latin);
+        const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
+        found = { compacts: forms.map(compact), loose: forms.map(looseKey) };
+      }
+      this.latinCache[u] = found;
     }
     return found;
   }
@@ -1320,8 +1374,8 @@ export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressR
   let resolver = shared.get(search);
   if (!resolver) {
     // The build's snapshot of the loose-key table when it is current (./snapshot.ts); else it is made now.
-    const read = readLooseSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer.units);
-    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes } : {})));
+    const read = readAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer);
+    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes, units: read.units } : {})));
   }
   return resolver;
 }

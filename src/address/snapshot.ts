@@ -1,58 +1,68 @@
 /**
- * The address resolver's loose-key table (looseTable in ./resolve.ts) saved as JSON by `npm run build`, beside the
- * compiled code, as the search index's tables are (see ../search/snapshot.ts): a start reads it in a few milliseconds
- * instead of making it (about 175 ms of CPU). With it, the hashes of the resolver's prefix sets (./prefixes.ts, about
- * 50 ms of CPU at start), each checked against a digest of the keys it was made from when it is used.
+ * The address resolver's tables saved as JSON by `npm run build`, beside the compiled code, as the search index's
+ * tables are (see ../search/snapshot.ts):
+ * - the loose-key table (looseTable in ./resolve.ts): read in a few milliseconds instead of made (about 175 ms of CPU);
+ * - the hashes of the resolver's prefix sets (./prefixes.ts, about 50 ms of CPU at start), each checked against a
+ *   digest of the keys it was made from when it is used;
+ * - each unit's forms as the resolver compares them (UnitTables in ./resolve.ts: former parents, the digits and Latin
+ *   forms of its name, its Khmer forms). Worked out as addresses came, they cost the first rows of a file 0.4-0.9 s
+ *   of CPU in `kh-address resolve` (7-10% of 100,000 rows), and the service's first requests the same.
  *
- * The snapshot carries a fingerprint of what the table is made from: the units' codes and Latin names, and the code
- * that makes the keys (this directory and ../search, whose latin.ts folds and romanizes). A snapshot whose
- * fingerprint differs, or that cannot be read, is ignored and the table is made as before: it can make a start
+ * The snapshot carries a fingerprint of what it is made from: the units' codes, parents, levels and names, the unit
+ * history (the gazetteer's digest of it), and the code that makes the tables (this directory, ../search, whose
+ * latin.ts and khmer.ts fold and romanize, and ../gazetteer, which works out former parents). A snapshot whose
+ * fingerprint differs, or that cannot be read, is ignored and the tables are made as before: it can make a start
  * faster, never change a result.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Unit } from '../gazetteer/types.js';
+import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
 import { PREFIX_SET_NAMES, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
+import { checkUnitTables, type UnitTables } from './unit-tables.js';
 
 /** dist/address-tables.json (written by `npm run build`; never committed). */
 export const ADDRESS_SNAPSHOT_PATH = fileURLToPath(new URL('../address-tables.json', import.meta.url));
 
-const FORMAT = 3;
-const CODE_DIRS = [new URL('.', import.meta.url), new URL('../search/', import.meta.url)].map((url) => fileURLToPath(url));
+const FORMAT = 4;
+const CODE_DIRS = ['.', '../search/', '../gazetteer/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 interface SnapshotFile {
   format: number;
   fingerprint: string;
   loose: [string, number[]][];
   prefixes: Record<PrefixSetName, SavedPrefixes>;
+  units: UnitTables;
 }
 
-/** What the table depends on, as one hash. */
-export function looseFingerprint(units: readonly Unit[]): string {
+/** What the tables depend on, as one hash. */
+export function addressFingerprint(gazetteer: Gazetteer): string {
   const hash = createHash('sha256').update(`kh-address address snapshot ${FORMAT}\n`);
   for (const dir of CODE_DIRS) {
     for (const file of readdirSync(dir).filter((f) => /\.(js|ts)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
       hash.update(`${file}\n`).update(readFileSync(dir + file));
     }
   }
-  hash.update(units.map((u) => `${u.code}\t${u.name_latin}\t${u.name_ungegn ?? ''}`).join('\n'));
+  hash.update(gazetteer.units.map((u) => `${u.code}\t${u.parent_code ?? ''}\t${u.level}\t${u.name_latin}\t${u.name_ungegn ?? ''}\t${u.name_km}`).join('\n'));
+  hash.update(`\nhistory ${gazetteer.historyDigest()}`);
   return hash.digest('hex');
 }
 
-export function writeLooseSnapshot(path: string, units: readonly Unit[], loose: ReadonlyMap<string, number[]>,
-  prefixes: Record<PrefixSetName, SavedPrefixes>): void {
-  writeSnapshotFile(path, { format: FORMAT, fingerprint: looseFingerprint(units), loose: [...loose], prefixes } satisfies SnapshotFile);
+export function writeAddressSnapshot(path: string, gazetteer: Gazetteer, loose: ReadonlyMap<string, number[]>,
+  prefixes: Record<PrefixSetName, SavedPrefixes>, units: UnitTables): void {
+  writeSnapshotFile(path, { format: FORMAT, fingerprint: addressFingerprint(gazetteer), loose: [...loose], prefixes, units } satisfies SnapshotFile);
 }
 
-/** The table from the snapshot, or why it cannot be used. */
-export function readLooseSnapshot(path: string, units: readonly Unit[]):
-  { loose: Map<string, number[]>; prefixes: Partial<Record<PrefixSetName, SavedPrefixes>> } | { unusable: string } {
+/** The tables from the snapshot, or why it cannot be used. */
+export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
+  loose: Map<string, number[]>; prefixes: Partial<Record<PrefixSetName, SavedPrefixes>>; units: UnitTables | undefined;
+} | { unusable: string } {
   const read = readSnapshotFile<SnapshotFile>(path);
   if ('unusable' in read) return read;
   const { file } = read;
-  if (file?.format !== FORMAT || file.fingerprint !== looseFingerprint(units)) {
+  const { units } = gazetteer;
+  if (file?.format !== FORMAT || file.fingerprint !== addressFingerprint(gazetteer)) {
     return { unusable: 'made from other data or code (npm run build writes a current one)' };
   }
   const valid = Array.isArray(file.loose) && file.loose.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string'
@@ -64,5 +74,6 @@ export function readLooseSnapshot(path: string, units: readonly Unit[]):
     const saved = file.prefixes?.[name];
     if (typeof saved?.digest === 'string' && typeof saved.hashes === 'string') prefixes[name] = saved;
   }
-  return { loose: new Map(file.loose), prefixes };
+  // Likewise the units' forms: left out (worked out as addresses come) unless every entry has its shape.
+  return { loose: new Map(file.loose), prefixes, units: checkUnitTables(file.units, units.length) ? file.units : undefined };
 }

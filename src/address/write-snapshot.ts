@@ -1,20 +1,20 @@
 /**
  * Run by `npm run build` after compiling (and after the search index's snapshot): saves the address resolver's
- * loose-key table and prefix sets beside the code (see snapshot.ts).
+ * loose-key table, prefix sets and units' forms beside the code (see snapshot.ts).
  */
 import { loadGazetteer } from '../gazetteer/load.js';
 import { loadSearchIndex } from '../search/load.js';
 import { AddressResolver, looseTable } from './resolve.js';
 import { PREFIX_SET_NAMES } from './prefixes.js';
-import { ADDRESS_SNAPSHOT_PATH, readLooseSnapshot, writeLooseSnapshot } from './snapshot.js';
+import { ADDRESS_SNAPSHOT_PATH, readAddressSnapshot, writeAddressSnapshot } from './snapshot.js';
 
 const gazetteer = loadGazetteer();
-const { units } = gazetteer;
-const loose = looseTable(units);
+const loose = looseTable(gazetteer.units);
 const resolver = new AddressResolver(gazetteer, loadSearchIndex(gazetteer).index, { loose });
-writeLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units, loose, resolver.savedPrefixes());
+writeAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer, loose, resolver.savedPrefixes(), resolver.unitTables());
 // What a start will do: a snapshot it would not use is a build error, not a silently slower start.
-const read = readLooseSnapshot(ADDRESS_SNAPSHOT_PATH, units);
+const read = readAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer);
 if ('unusable' in read) throw new Error(`the address snapshot just written is not usable: ${read.unusable}`);
 if (Object.keys(read.prefixes).length !== PREFIX_SET_NAMES.length) throw new Error('the address snapshot just written lacks prefix sets');
+if (!read.units) throw new Error('the address snapshot just written lacks the units\' forms');
 console.log(`address resolver snapshot written: ${ADDRESS_SNAPSHOT_PATH}`);

@@ -1,11 +1,15 @@
 /** The resolver's snapshot (src/address/snapshot.ts): read back equal, refused when stale, same answers. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AddressResolver, looseTable } from '../../src/address/resolve.js';
-import { readLooseSnapshot, writeLooseSnapshot } from '../../src/address/snapshot.js';
+import { readAddressSnapshot, writeAddressSnapshot } from '../../src/address/snapshot.js';
+import { checkUnitTables } from '../../src/address/unit-tables.js';
+import { Gazetteer } from '../../src/gazetteer/gazetteer.js';
+import { DATASET_PATH, HISTORY_PATH } from '../../src/gazetteer/load.js';
+import type { Dataset, History } from '../../src/gazetteer/types.js';
 import { gazetteer, searchIndex } from '../helper.js';
 
 describe('address resolver snapshot', () => {
@@ -13,39 +17,75 @@ describe('address resolver snapshot', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const { units } = gazetteer();
   const made = looseTable(units);
-  const prefixes = new AddressResolver(gazetteer(), searchIndex(), { loose: made }).savedPrefixes();
+  const maker = new AddressResolver(gazetteer(), searchIndex(), { loose: made });
+  const prefixes = maker.savedPrefixes();
+  const unitTables = maker.unitTables();
 
-  it('reads back the table it wrote, entry for entry', () => {
+  it('reads back the tables it wrote, entry for entry', () => {
     const path = join(dir, 'address-tables.json');
-    writeLooseSnapshot(path, units, made, prefixes);
-    const read = readLooseSnapshot(path, units);
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
+    const read = readAddressSnapshot(path, gazetteer());
     assert.ok('loose' in read, JSON.stringify(read));
     assert.deepEqual([...read.loose], [...made]);
     assert.deepEqual(read.prefixes, prefixes);
+    assert.deepEqual(read.units, unitTables);
+    // Real content: units that moved in a reform, Latin names with numbers, a form per unit.
+    assert.ok(unitTables.former.length > 1000, String(unitTables.former.length));
+    assert.ok(unitTables.digits.filter(Boolean).length > 100);
+    assert.equal(unitTables.khmerForms.length, units.length);
   });
 
-  it('is not used when the units differ, when it is missing or malformed', () => {
+  it('is not used when the units or their history differ, when it is missing or malformed', () => {
     const path = join(dir, 'stale.json');
-    writeLooseSnapshot(path, units, made, prefixes);
-    const renamed = units.map((u, i) => (i === 100 ? { ...u, name_latin: `${u.name_latin} Thmei` } : u));
-    assert.deepEqual(readLooseSnapshot(path, renamed), { unusable: 'made from other data or code (npm run build writes a current one)' });
-    assert.deepEqual(readLooseSnapshot(join(dir, 'none.json'), units), { unusable: 'no snapshot (npm run build writes it)' });
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
+    const stale = { unusable: 'made from other data or code (npm run build writes a current one)' };
+    const dataset = JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as Dataset;
+    const history = JSON.parse(readFileSync(HISTORY_PATH, 'utf8')) as History;
+    // A Khmer name is part of what the units' forms are made from.
+    const renamed = { ...dataset, units: dataset.units.map((u, i) => (i === 100 ? { ...u, name_km: `${u.name_km}ថ្មី` } : u)) };
+    assert.deepEqual(readAddressSnapshot(path, new Gazetteer(renamed, history)), stale);
+    // So is the history: one event less changes former parents.
+    const shorter = { ...history, events: history.events.slice(1) };
+    assert.deepEqual(readAddressSnapshot(path, new Gazetteer(dataset, shorter)), stale);
+    // The same data read again is the same.
+    assert.ok('loose' in readAddressSnapshot(path, new Gazetteer(dataset, history)));
+    assert.deepEqual(readAddressSnapshot(join(dir, 'none.json'), gazetteer()), { unusable: 'no snapshot (npm run build writes it)' });
     writeFileSync(join(dir, 'bad.json'), '{"format":1,');
-    assert.match(String((readLooseSnapshot(join(dir, 'bad.json'), units) as { unusable: string }).unusable), /^unreadable/);
+    assert.match(String((readAddressSnapshot(join(dir, 'bad.json'), gazetteer()) as { unusable: string }).unusable), /^unreadable/);
   });
 
-  it('a resolver given the snapshot answers as one that made the table', () => {
-    const path = join(dir, 'same.json');
-    writeLooseSnapshot(path, units, made, prefixes);
-    const read = readLooseSnapshot(path, units);
+  it('leaves out units\' forms that do not have their shape', () => {
+    // A plain boolean (a type guard asserted false would narrow the tables to never).
+    const check = (tables: unknown, count: number): boolean => checkUnitTables(tables, count);
+    assert.ok(check(unitTables, units.length));
+    assert.ok(!check(unitTables, units.length + 1));
+    assert.ok(!check({ ...unitTables, former: [[units.length, [0]]] }, units.length));
+    assert.ok(!check({ ...unitTables, former: [[0, []]] }, units.length));
+    assert.ok(!check({ ...unitTables, latinLoose: unitTables.latinLoose.map((l, u) => (u === 5 ? [] : l)) }, units.length));
+    assert.ok(!check({ ...unitTables, digits: unitTables.digits.map((d, u) => (u === 5 ? 5 : d)) }, units.length));
+    assert.ok(!check(null, units.length));
+    const path = join(dir, 'odd-units.json');
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, { ...unitTables, khmerForms: unitTables.khmerForms.slice(1) });
+    const read = readAddressSnapshot(path, gazetteer());
     assert.ok('loose' in read);
-    const fromSnapshot = new AddressResolver(gazetteer(), searchIndex(), { loose: read.loose, prefixes: read.prefixes });
+    assert.equal(read.units, undefined);
+  });
+
+  it('a resolver given the snapshot has the forms a resolver works out, and answers as it does', () => {
+    const path = join(dir, 'same.json');
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
+    const read = readAddressSnapshot(path, gazetteer());
+    assert.ok('loose' in read && read.units);
+    const fromSnapshot = new AddressResolver(gazetteer(), searchIndex(), { loose: read.loose, prefixes: read.prefixes, units: read.units });
     // The saved prefix sets are the ones used (their digests match the keys), and they are what the keys make.
     assert.deepEqual(fromSnapshot.savedPrefixes(), prefixes);
     const fresh = new AddressResolver(gazetteer(), searchIndex());
-    for (const q of ['Kengkan 1, Chamkarmon', 'Phum Chork, Khum Korng Meas', 'Sangkat Tonle Bassac, Khan Chamkar Mon, PP', 'ភូមិ១ សង្កាត់ទន្លេបាសាក់']) {
-      const a = fromSnapshot.resolve(q).candidates.map((c) => [c.unit.code, c.confidence]);
-      const b = fresh.resolve(q).candidates.map((c) => [c.unit.code, c.confidence]);
+    // Every unit's forms as read are the ones a resolver with nothing given works out.
+    assert.deepEqual(fromSnapshot.unitTables(), fresh.unitTables());
+    for (const q of ['Kengkan 1, Chamkarmon', 'Phum Chork, Khum Korng Meas', 'Sangkat Tonle Bassac, Khan Chamkar Mon, PP', 'ភូមិ១ សង្កាត់ទន្លេបាសាក់',
+      'Phum Thmei, Khum Tuol Preah Khleang, Kampong Cham 031513', 'ភូមិតានន ឃុំមានជ័យ ស្រុកសំឡូត ខេត្តបាត់ដំបង']) {
+      const a = fromSnapshot.resolve(q).candidates.map((c) => [c.unit.code, c.confidence, c.warnings.map((w) => w.code)]);
+      const b = fresh.resolve(q).candidates.map((c) => [c.unit.code, c.confidence, c.warnings.map((w) => w.code)]);
       assert.deepEqual(a, b, q);
       assert.ok(a.length > 0, q);
     }
