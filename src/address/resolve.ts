@@ -1373,7 +1373,7 @@ const shared = new WeakMap<SearchIndex, AddressResolver>();
 export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressResolver {
   let resolver = shared.get(search);
   if (!resolver) {
-    // The build's snapshot of the loose-key table when it is current (./snapshot.ts); else it is made now.
+    // The build's snapshot of the resolver's tables when it is current (./snapshot.ts); else they are made now.
     const read = readAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer);
     shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes, units: read.units } : {})));
   }

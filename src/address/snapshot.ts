@@ -4,8 +4,8 @@
  * - the loose-key table (looseTable in ./resolve.ts): read in a few milliseconds instead of made (about 175 ms of CPU);
  * - the hashes of the resolver's prefix sets (./prefixes.ts, about 50 ms of CPU at start), each checked against a
  *   digest of the keys it was made from when it is used;
- * - each unit's forms as the resolver compares them (UnitTables in ./resolve.ts: former parents, the digits and Latin
- *   forms of its name, its Khmer forms). Worked out as addresses came, they cost the first rows of a file 0.4-0.9 s
+ * - each unit's forms as the resolver compares them (UnitTables in ./unit-tables.ts: former parents, the digits and
+ *   Latin forms of its name, its Khmer forms). Worked out as addresses came, they cost the first rows of a file 0.4-0.9 s
  *   of CPU in `kh-address resolve` (7-10% of 100,000 rows), and the service's first requests the same.
  *
  * The snapshot carries a fingerprint of what it is made from: the units' codes, parents, levels and names, the unit

@@ -31,5 +31,6 @@ export function checkUnitTables(tables: unknown, count: number): tables is UnitT
       && Array.isArray(entry[1]) && entry[1].length > 0 && entry[1].every(unit))
     && perUnit(t.digits, (v) => typeof v === 'string') && perUnit(t.khmerDigits, (v) => typeof v === 'string')
     && perUnit(t.latinCompacts, isStrings) && perUnit(t.khmerForms, isStrings)
-    && perUnit(t.latinLoose, (v) => isStrings(v)) && (t.latinLoose as string[][]).every((v, u) => v.length === (t.latinCompacts as string[][])[u]!.length);
+    && perUnit(t.latinLoose, isStrings)
+    && (t.latinLoose as string[][]).every((keys, u) => keys.length === (t.latinCompacts as string[][])[u]!.length);
 }

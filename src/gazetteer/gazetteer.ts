@@ -205,7 +205,7 @@ export class Gazetteer {
   }
 
   /**
-   * A SHA-256 of the unit history this gazetteer was made with (made when first asked, about 15 ms): what is derived
+   * A SHA-256 of the unit history this gazetteer was made with (made when first asked, about 10 ms): what is derived
    * from the history and saved by the build (the address resolver's former parents, ../address/snapshot.ts) is used
    * only with the same history.
    */
