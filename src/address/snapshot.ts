@@ -44,7 +44,8 @@ export function addressFingerprint(gazetteer: Gazetteer): string {
       hash.update(`${file}\n`).update(readFileSync(dir + file));
     }
   }
-  hash.update(gazetteer.units.map((u) => `${u.code}\t${u.parent_code ?? ''}\t${u.level}\t${u.name_latin}\t${u.name_ungegn ?? ''}\t${u.name_km}`).join('\n'));
+  const fields = (u: Gazetteer['units'][number]) => [u.code, u.parent_code ?? '', u.level, u.name_latin, u.name_ungegn ?? '', u.name_km].join('\t');
+  hash.update(gazetteer.units.map(fields).join('\n'));
   hash.update(`\nhistory ${gazetteer.historyDigest()}`);
   return hash.digest('hex');
 }
