@@ -214,8 +214,8 @@ export interface ResolverOptions {
   /** The prefix sets' hashes from the build's snapshot, used when made from the same keys (see PrefixSet). */
   prefixes?: Partial<Record<PrefixSetName, SavedPrefixes>>;
   /**
-   * Each unit's forms (unitTables()) from the build's snapshot, made by a resolver of the same gazetteer without
-   * `formerParentsOf`; else each is worked out when an address first needs it.
+   * Each unit's former parents and digits (unitTables()) from the build's snapshot, made by a resolver of the same
+   * gazetteer without `formerParentsOf`; else each is worked out when an address first needs it.
    */
   units?: UnitTables;
 }
@@ -293,29 +293,19 @@ export class AddressResolver {
     if (options.units) this.useUnitTables(options.units);
   }
 
-  /** Each unit's forms as compared with the input, all worked out now (for the build's snapshot, ./snapshot.ts). */
+  /** Each unit's former parents and digits, all worked out now (for the build's snapshot, ./snapshot.ts). */
   unitTables(): UnitTables {
-    const tables: UnitTables = { former: [], digits: [], latinCompacts: [], latinLoose: [], khmerForms: [], khmerDigits: [] };
+    const tables: UnitTables = { former: [], digits: [] };
     for (let u = 0; u < this.units.length; u++) {
       const former = this.formerParentsAt(u);
       if (former.length > 0) tables.former.push([u, [...former]]);
       tables.digits.push(this.digitsOf(u));
-      const latin = this.latinOf(u);
-      tables.latinCompacts.push(latin.compacts);
-      tables.latinLoose.push(latin.loose);
-      const khmer = this.khmerFormsOf(u);
-      tables.khmerForms.push(khmer.forms);
-      tables.khmerDigits.push(khmer.digits);
     }
     return tables;
   }
 
-  /** The units' forms given (options.units): each unit's are read from them when first needed. */
-  private saved: UnitTables | undefined;
-
   /** Uses `tables` (checked by checkUnitTables when read from a file) for the per-unit caches. */
   private useUnitTables(tables: UnitTables): void {
-    this.saved = tables;
     this.noFormerParent.fill(1);
     for (const [u, parents] of tables.former) {
       this.noFormerParent[u] = 0;
@@ -1051,13 +1041,8 @@ export class AddressResolver {
   private khmerFormsOf(u: number): { forms: string[]; digits: string } {
     let found = this.khmerFormsCache[u];
     if (!found) {
-      if (this.saved) {
-        found = { forms: this.saved.khmerForms[u]!, digits: this.saved.khmerDigits[u]! };
-      } else {
-        const full = normaliseKhmer(this.units[u]!.name_km);
-        found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') };
-      }
-      this.khmerFormsCache[u] = found;
+      const full = normaliseKhmer(this.units[u]!.name_km);
+      this.khmerFormsCache[u] = found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') };
     }
     return found;
   }
@@ -1080,14 +1065,9 @@ export class AddressResolver {
   private latinOf(u: number) {
     let found = this.latinCache[u];
     if (!found) {
-      if (this.saved) {
-        found = { compacts: this.saved.latinCompacts[u]!, loose: this.saved.latinLoose[u]! };
-      } else {
-        const { words, core } = latinForms(this.units[u]!.name_latin);
-        const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
-        found = { compacts: forms.map(compact), loose: forms.map(looseKey) };
-      }
-      this.latinCache[u] = found;
+      const { words, core } = latinForms(this.units[u]!.name_latin);
+      const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
+      this.latinCache[u] = found = { compacts: forms.map(compact), loose: forms.map(looseKey) };
     }
     return found;
   }

@@ -4,9 +4,9 @@
  * - the loose-key table (looseTable in ./resolve.ts): read in a few milliseconds instead of made (about 175 ms of CPU);
  * - the hashes of the resolver's prefix sets (./prefixes.ts, about 50 ms of CPU at start), each checked against a
  *   digest of the keys it was made from when it is used;
- * - each unit's forms as the resolver compares them (UnitTables in ./unit-tables.ts: former parents, the digits and
- *   Latin forms of its name, its Khmer forms). Worked out as addresses came, they cost the first rows of a file 0.4-0.9 s
- *   of CPU in `kh-address resolve` (7-10% of 100,000 rows), and the service's first requests the same.
+ * - what the resolver works out once per unit and is slow to work out (UnitTables in ./unit-tables.ts: former parents
+ *   and the digits of its name). Worked out as addresses came, they cost the first rows of a file about 300 ms of CPU
+ *   in `kh-address resolve`, and the service's first requests the same.
  *
  * The snapshot carries a fingerprint of what it is made from: the units' codes, parents, levels and names, the unit
  * history (the gazetteer's digest of it), and the code that makes the tables (this directory, ../search, whose
@@ -75,6 +75,6 @@ export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
     const saved = file.prefixes?.[name];
     if (typeof saved?.digest === 'string' && typeof saved.hashes === 'string') prefixes[name] = saved;
   }
-  // Likewise the units' forms: left out (worked out as addresses come) unless every entry has its shape.
+  // Likewise the unit tables: left out (worked out as addresses come) unless every entry has its shape.
   return { loose: new Map(file.loose), prefixes, units: checkUnitTables(file.units, units.length) ? file.units : undefined };
 }

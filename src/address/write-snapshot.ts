@@ -1,6 +1,6 @@
 /**
  * Run by `npm run build` after compiling (and after the search index's snapshot): saves the address resolver's
- * loose-key table, prefix sets and units' forms beside the code (see snapshot.ts).
+ * loose-key table, prefix sets and unit tables beside the code (see snapshot.ts).
  */
 import { loadGazetteer } from '../gazetteer/load.js';
 import { loadSearchIndex } from '../search/load.js';
@@ -16,5 +16,5 @@ writeAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer, loose, resolver.savedPref
 const read = readAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer);
 if ('unusable' in read) throw new Error(`the address snapshot just written is not usable: ${read.unusable}`);
 if (Object.keys(read.prefixes).length !== PREFIX_SET_NAMES.length) throw new Error('the address snapshot just written lacks prefix sets');
-if (!read.units) throw new Error('the address snapshot just written lacks the units\' forms');
+if (!read.units) throw new Error('the address snapshot just written lacks the unit tables');
 console.log(`address resolver snapshot written: ${ADDRESS_SNAPSHOT_PATH}`);

@@ -29,10 +29,10 @@ describe('address resolver snapshot', () => {
     assert.deepEqual([...read.loose], [...made]);
     assert.deepEqual(read.prefixes, prefixes);
     assert.deepEqual(read.units, unitTables);
-    // Real content: units that moved in a reform, Latin names with numbers, a form per unit.
+    // Real content: units that moved in a reform, Latin names with numbers, an entry per unit.
     assert.ok(unitTables.former.length > 1000, String(unitTables.former.length));
     assert.ok(unitTables.digits.filter(Boolean).length > 100);
-    assert.equal(unitTables.khmerForms.length, units.length);
+    assert.equal(unitTables.digits.length, units.length);
   });
 
   it('is not used when the units or their history differ, when it is missing or malformed', () => {
@@ -41,7 +41,7 @@ describe('address resolver snapshot', () => {
     const stale = { unusable: 'made from other data or code (npm run build writes a current one)' };
     const dataset = JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as Dataset;
     const history = JSON.parse(readFileSync(HISTORY_PATH, 'utf8')) as History;
-    // A Khmer name is part of what the units' forms are made from.
+    // The fingerprint covers every name of the units, the Khmer ones included.
     const renamed = { ...dataset, units: dataset.units.map((u, i) => (i === 100 ? { ...u, name_km: `${u.name_km}ថ្មី` } : u)) };
     assert.deepEqual(readAddressSnapshot(path, new Gazetteer(renamed, history)), stale);
     // So is the history: one event less changes former parents.
@@ -54,24 +54,24 @@ describe('address resolver snapshot', () => {
     assert.match(String((readAddressSnapshot(join(dir, 'bad.json'), gazetteer()) as { unusable: string }).unusable), /^unreadable/);
   });
 
-  it('leaves out units\' forms that do not have their shape', () => {
+  it('leaves out unit tables that do not have their shape', () => {
     // A plain boolean (a type guard asserted false would narrow the tables to never).
     const check = (tables: unknown, count: number): boolean => checkUnitTables(tables, count);
     assert.ok(check(unitTables, units.length));
     assert.ok(!check(unitTables, units.length + 1));
     assert.ok(!check({ ...unitTables, former: [[units.length, [0]]] }, units.length));
     assert.ok(!check({ ...unitTables, former: [[0, []]] }, units.length));
-    assert.ok(!check({ ...unitTables, latinLoose: unitTables.latinLoose.map((l, u) => (u === 5 ? [] : l)) }, units.length));
+    assert.ok(!check({ ...unitTables, former: [[0, [units.length]]] }, units.length));
     assert.ok(!check({ ...unitTables, digits: unitTables.digits.map((d, u) => (u === 5 ? 5 : d)) }, units.length));
     assert.ok(!check(null, units.length));
     const path = join(dir, 'odd-units.json');
-    writeAddressSnapshot(path, gazetteer(), made, prefixes, { ...unitTables, khmerForms: unitTables.khmerForms.slice(1) });
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, { ...unitTables, digits: unitTables.digits.slice(1) });
     const read = readAddressSnapshot(path, gazetteer());
     assert.ok('loose' in read);
     assert.equal(read.units, undefined);
   });
 
-  it('a resolver given the snapshot has the forms a resolver works out, and answers as it does', () => {
+  it('a resolver given the snapshot has the tables a resolver works out, and answers as it does', () => {
     const path = join(dir, 'same.json');
     writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
     const read = readAddressSnapshot(path, gazetteer());
@@ -80,7 +80,7 @@ describe('address resolver snapshot', () => {
     // The saved prefix sets are the ones used (their digests match the keys), and they are what the keys make.
     assert.deepEqual(fromSnapshot.savedPrefixes(), prefixes);
     const fresh = new AddressResolver(gazetteer(), searchIndex());
-    // Every unit's forms as read are the ones a resolver with nothing given works out.
+    // Every unit's former parents and digits as read are the ones a resolver with nothing given works out.
     assert.deepEqual(fromSnapshot.unitTables(), fresh.unitTables());
     for (const q of ['Kengkan 1, Chamkarmon', 'Phum Chork, Khum Korng Meas', 'Sangkat Tonle Bassac, Khan Chamkar Mon, PP', 'ភូមិ១ សង្កាត់ទន្លេបាសាក់',
       'Phum Thmei, Khum Tuol Preah Khleang, Kampong Cham 031513', 'ភូមិតានន ឃុំមានជ័យ ស្រុកសំឡូត ខេត្តបាត់ដំបង']) {
