@@ -719,6 +719,15 @@ export class AddressResolver {
       }
       return undefined;
     };
+    /** Whether an ancestor of `u` at the level `m`'s unit word announces has a mention on `m`'s very span. */
+    const namedAbove = (u: number, m: Mention): boolean => {
+      const depth = LEVEL_DEPTH[m.hint!];
+      let b = this.parent[u]!;
+      while (b >= 0 && this.depth[b]! > depth) b = this.parent[b]!;
+      if (b < 0 || this.depth[b] !== depth || listStamp[b] !== stamp) return false;
+      for (let i = firstOf[b]!; i >= 0; i = nextOf[i]!) if (mentions[i]!.start === m.start && mentions[i]!.end === m.end) return true;
+      return false;
+    };
     // A reading scores at most its top's weight plus the heaviest mention of each level above it (and the postal
     // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
     const heaviest = [0, 0, 0, 0];
@@ -770,6 +779,9 @@ export class AddressResolver {
         // Nothing at this level is named: neither the parent nor a former one can be.
         if (heaviest[this.depth[a]!] === 0) continue;
         let m = takeBest(a, used);
+        // A span whose unit word names a level above this one (Phum Kratie, Srok Kratie: the second Kratie is the
+        // district, not the commune of the same name) is left to that ancestor when it has a mention there.
+        if (m && m.hint !== null && LEVEL_DEPTH[m.hint] < this.depth[a]! && namedAbove(a, m)) continue;
         if (!m) {
           const child = this.childOf(top.u, a);
           const formers = this.formerParentsAt(child);

@@ -163,6 +163,8 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
       continue;
     }
     if (!isKhmer(c) && !isDigit(c)) break;
+    // The register signs ៉ and ៊ are written or left out as people hear a name (see search/khmer.ts).
+    if (c === 0x17c9 || c === 0x17ca) continue;
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
     // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).
@@ -175,13 +177,17 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     ends.push(i + 1);
   }
   offsets.push(i);
-  // ទី (ordinal) before a digit: ភូមិទី១ = ភូមិ១.
-  for (let k = norm.indexOf('ទី'); k >= 0; k = norm.indexOf('ទី', k + 1)) {
-    if (isDigit(norm.charCodeAt(k + 2))) {
-      norm = norm.slice(0, k) + norm.slice(k + 2);
-      offsets.splice(k, 2);
-      ends.splice(k, 2);
-      for (const u of unitWords) if (u.start > k) { u.start -= 2; u.end -= 2; }
+  // ទី (ordinal) or លេខ (number) before a digit: ភូមិទី១ = ភូមិលេខ១ = ភូមិ១.
+  for (const word of NUMBER_MARKS) {
+    for (let k = norm.indexOf(word); k >= 0; k = norm.indexOf(word, k)) {
+      if (!isDigit(norm.charCodeAt(k + word.length))) {
+        k++;
+        continue;
+      }
+      norm = norm.slice(0, k) + norm.slice(k + word.length);
+      offsets.splice(k, word.length);
+      ends.splice(k, word.length);
+      for (const u of unitWords) if (u.start > k) { u.start -= word.length; u.end -= word.length; }
     }
   }
   if (norm.length === 0) return Math.max(i, start + 1);
@@ -196,6 +202,9 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   out.push({ kind: 'khmer', text: norm, offsets, ends, unitWords, segment });
   return Math.max(i, start + 1);
 }
+
+/** Words before a number that only say it is one: ទី (ordinal), លេខ (number). */
+const NUMBER_MARKS = ['ទី', 'លេខ'];
 
 function markAbbreviation(norm: string, unitWords: KhmerRun['unitWords']): void {
   for (const [abbr, level] of Object.entries(KHMER_ABBREVIATIONS)) {

@@ -6,8 +6,13 @@ const COENG_DA = /\u17D2\u178A/g; // ្ដ, written interchangeably with ្ត
 /** Spaces and punctuation carry no meaning in a Khmer name: ទី ១ = ទី១, ទី៦ «ក» = ទី៦ក. */
 const NOT_MEANINGFUL = /[\s"'«»‹›()[\]\-.,/;:`]/g;
 const KHMER_UNIT_WORDS = ['រាជធានី', 'ខេត្ត', 'ស្រុក', 'ខណ្ឌ', 'ក្រុង', 'ឃុំ', 'សង្កាត់', 'ភូមិ'];
-/** ទី (ordinal) before a number: ភូមិទី១ = ភូមិ ១. */
-const ORDINAL_BEFORE_DIGIT = /ទី(?=\d)/g;
+/** ទី (ordinal) or លេខ (number) before a number: ភូមិទី១ = ភូមិលេខ១ = ភូមិ ១. */
+const ORDINAL_BEFORE_DIGIT = /(?:ទី|លេខ)(?=\d)/g;
+/**
+ * The register signs ៉ (musĕkâtoăn) and ៊ (treisâpt): written or left out as people hear a name (ច្បារម៉ន for ច្បារមន);
+ * no two units of one parent differ by them alone (checked in the tests).
+ */
+const REGISTER_SIGNS = /[\u17C9\u17CA]/g;
 
 export const KHMER_LETTER = /[\u1780-\u17FF]/;
 
@@ -15,11 +20,15 @@ export function hasKhmer(text: string): boolean {
   return KHMER_LETTER.test(text);
 }
 
-/** One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, no spaces. */
+/**
+ * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, no spaces, no
+ * register signs, no ទី or លេខ before a number.
+ */
 export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
     .replace(COENG_DA, '\u17D2\u178F')
     .replace(NOT_MEANINGFUL, '')
+    .replace(REGISTER_SIGNS, '')
     .replace(ORDINAL_BEFORE_DIGIT, '');
 }
 

@@ -28,7 +28,7 @@ const NUMBER_WORDS = table({
   prammuoy: '6', prampir: '7', prambei: '8', prambuon: '9',
   dab: '10', dap: '10', dop: '10',
   // Tens and their compounds written as one word: "Dabmuoy" (11), "Mpheypir" (22).
-  mphey: '20', mphei: '20', mphai: '20', mphay: '20',
+  mphey: '20', mphei: '20', mphai: '20', mphay: '20', maphey: '20', maphei: '20',
   dabmuoy: '11', dabpir: '12', dabbei: '13', dabbuon: '14', dabpram: '15',
 });
 /** A ten followed by a unit adds up: "Dab Muoy" (ដប់មួយ) is 11, "Mphey Prampir" (ម្ភៃប្រាំពីរ) is 27. */

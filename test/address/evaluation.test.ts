@@ -43,3 +43,23 @@ describe('address evaluation set', () => {
     }
   });
 });
+
+describe('independent check set (test/address/check-cases.json: other sources, collected without the resolver)', () => {
+  const check = JSON.parse(readFileSync(new URL('./check-cases.json', import.meta.url), 'utf8')) as EvalCase[];
+  const CHECK_HIT1 = 0.9;
+
+  it('has its cases labelled with known units and sources, none of them in the evaluation set', () => {
+    const inputs = new Set(cases.map((c) => c.input));
+    assert.ok(check.length >= 50, String(check.length));
+    for (const c of check) {
+      assert.ok((c.source as { url?: string }).url?.startsWith('http'), `${c.id} has no source URL`);
+      assert.ok(gazetteer().byCode(c.expected_code), `${c.id} expects unknown unit ${c.expected_code}`);
+      assert.ok(!inputs.has(c.input), `${c.id} is also in eval-cases.json`);
+    }
+  });
+
+  it(`reaches hit@1 >= ${CHECK_HIT1}`, () => {
+    const report = evaluate(resolverFor(gazetteer(), searchIndex()), check);
+    assert.ok(report.overall.hit1 >= CHECK_HIT1, `hit@1 ${report.overall.hit1}`);
+  });
+});

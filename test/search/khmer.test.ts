@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clusterStarts, hasKhmer, normaliseKhmer, stripKhmerUnitWord } from '../../src/search/khmer.js';
+import { gazetteer } from '../helper.js';
 
 describe('Khmer normalisation', () => {
   it('removes zero-width characters, spaces and punctuation, and reads Khmer digits', () => {
@@ -12,6 +13,31 @@ describe('Khmer normalisation', () => {
   it('treats the space before a number and the ordinal ទី as optional', () => {
     assert.equal(normaliseKhmer('បឹងកេងកងទី ១'), normaliseKhmer('បឹងកេងកងទី១'));
     assert.equal(normaliseKhmer('ភូមិទី១'), normaliseKhmer('ភូមិ ១'));
+  });
+
+  it('treats លេខ (number) before a number as the ordinal ទី: ភូមិលេខ៣ = ភូមិ ៣', () => {
+    assert.equal(normaliseKhmer('លេខ៣'), normaliseKhmer('៣'));
+    assert.equal(normaliseKhmer('ភូមិលេខ ១'), normaliseKhmer('ភូមិទី១'));
+    // Not before a word: គីឡូលេខ stays.
+    assert.equal(normaliseKhmer('ផ្ទះលេខ'), 'ផ្ទះលេខ');
+  });
+
+  it('leaves out the register signs ៉ and ៊, which people write or omit by ear', () => {
+    assert.equal(normaliseKhmer('ច្បារម៉ន'), normaliseKhmer('ច្បារមន'));
+    assert.equal(normaliseKhmer('ប៉ោយចារ'), normaliseKhmer('បោយចារ'));
+  });
+
+  it('never makes two units of one parent the same name by leaving out the register signs', () => {
+    const signs = /[\u17C9\u17CA]/g;
+    const seen = new Map<string, string>();
+    for (const u of gazetteer().units) {
+      const key = `${u.level}|${u.parent_code}|${normaliseKhmer(u.name_km)}`;
+      const other = seen.get(key);
+      if (other !== undefined && other !== u.name_km) {
+        assert.notEqual(other.replace(signs, ''), u.name_km.replace(signs, ''), `${u.code}: ${other} and ${u.name_km} differ only by ៉ or ៊`);
+      }
+      seen.set(key, u.name_km);
+    }
   });
 
   it('writes coeng-da as coeng-ta', () => {
