@@ -389,8 +389,14 @@ export class AddressResolver {
     const completable = completionCap(tokens);
     const readings = this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
-    const candidates = readings.slice(0, limit).map((reading, rank) =>
-      this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal }));
+    // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
+    // above the one before is brought down to it).
+    let ceiling = 1;
+    const candidates = readings.slice(0, limit).map((reading, rank) => {
+      const c = this.candidate(reading, rank, readings, mentions, { input, text, parts, tokens, totalChars, postal, ceiling });
+      ceiling = c.confidence;
+      return c;
+    });
     return { input, parts, candidates };
   }
 
@@ -1116,7 +1122,7 @@ export class AddressResolver {
 
   private candidate(reading: Reading, rank: number, readings: readonly Reading[], mentions: readonly Mention[], context: {
     input: string; text: string; parts: AddressParts; tokens: ReturnType<typeof tokenise>; totalChars: number;
-    postal: { owner: number; weight: number } | null;
+    postal: { owner: number; weight: number } | null; ceiling: number;
   }): Candidate {
     const unit = this.units[reading.top.u]!;
     // The unit and its ancestors, by depth.
@@ -1208,7 +1214,7 @@ export class AddressResolver {
 
     const { covered, unmatched } = this.coverage(reading, context.input, context.tokens);
     const nextBest = readings.find((r, i) => i !== rank && !this.isAncestor(r.top.u, reading.top.u) && !this.isAncestor(reading.top.u, r.top.u));
-    const confidence = confidenceOf({
+    const confidence = Math.min(context.ceiling, confidenceOf({
       coverage: context.totalChars > 0 ? Math.min(1, covered / context.totalChars) : 1,
       quality: quality(reading),
       margin: nextBest ? Math.max(0, (reading.score - nextBest.score) / reading.score) : 1,
@@ -1216,7 +1222,7 @@ export class AddressResolver {
       levels: reading.mentions.length,
       warnings: warnings.map((w) => w.code),
       namesakes: rivals.length,
-    });
+    }));
     return new ResolvedCandidate(unit, chain, confidence, context.parts, unmatched, matched, warnings, reading.score);
   }
 
@@ -1553,6 +1559,7 @@ const MARGIN_SATURATES = 0.25;
  * then calibrated: 1 - (1 - raw)^2, the curve that brought the mean confidence of each band closest to the hit@1
  * observed in it on the evaluation set (see the README, Confidence); finally shared equally among namesakes the input
  * cannot tell apart (AMBIGUOUS: one of n is right about 1/n of the time), and halved below the first candidate.
+ * (AddressResolver.resolve also keeps it at or below the candidate before: the candidates are best first.)
  */
 export function confidenceOf(f: {
   coverage: number; quality: number; margin: number; rank: number; levels: number; warnings: readonly WarningCode[]; namesakes: number;

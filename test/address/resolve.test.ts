@@ -49,6 +49,19 @@ describe('address resolver: the issue\'s examples', () => {
 });
 
 describe('address resolver: candidate fields', () => {
+  it('lists candidates best first: none more confident than the one before, on every evaluation input', () => {
+    const cases = JSON.parse(readFileSync(new URL('./eval-cases.json', import.meta.url), 'utf8')) as { input: string }[];
+    let alternatives = 0;
+    for (const { input } of cases) {
+      const candidates = resolver().resolve(input).candidates;
+      for (let i = 1; i < candidates.length; i++) {
+        alternatives++;
+        assert.ok(candidates[i]!.confidence <= candidates[i - 1]!.confidence, `${input}: ${candidates.map((c) => c.confidence).join(', ')}`);
+      }
+    }
+    assert.ok(alternatives > 1000, String(alternatives));
+  });
+
   it('gives the chain, postal code, parts, spans and formatted address', () => {
     const c = top('#12, St. 271, Sangkat Tonle Basak, Khan Chamkar Mon, Phnom Penh 120101, Cambodia')!;
     assert.equal(c.unit.code, '120101');
