@@ -508,10 +508,14 @@ export class AddressResolver {
           named = true;
           chars += last.word.length;
         }
-        if (!named || last.filler) continue;
+        if (!named) continue;
         const forms = (node.span ??= this.latinSpan(words, a, b));
+        // A name may end with a word that is otherwise a filler (Preaek Ta In, Svay At): such a span counts only when
+        // it is a name as spelt (or an alias), and is never taken for a typo nor ends the search for longer spans.
+        const fillerEnd = last.filler;
+        if (fillerEnd && forms.exact === undefined && forms.alias === undefined) continue;
         // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
-        if (b > a + 1 && !NUMBER_LEAD.has(last.word) && !forms.grows) {
+        if (!fillerEnd && b > a + 1 && !NUMBER_LEAD.has(last.word) && !forms.grows) {
           // Typos are looked for in the spans no spelling explains, up to 4 words.
           for (let t = b; t <= Math.min(words.length, a + 4) && words[t - 1]!.segment === words[a]!.segment; t++) typoSpans.push([a, t]);
           break;
@@ -526,7 +530,7 @@ export class AddressResolver {
         found = this.addMentions(forms.aliasVariant, 'alias', span, 1, out, budget) > 0 || found;
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
         if (found) for (let k = a; k < b; k++) explained[k] = 1;
-        else if (b - a <= 4) typoSpans.push([a, b]);
+        else if (b - a <= 4 && !fillerEnd) typoSpans.push([a, b]);
       }
     }
     // Typos only where no exact, alias or variant reading explains a word.
@@ -1034,8 +1038,9 @@ export class AddressResolver {
     const digits = piece.text.replace(/\D/g, '');
     const words = piece.khmer ? [] : piece.text.split(' ');
     const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words), digits };
+    const khmer = piece.khmer ? subscriptsAsOne(piece.text) : '';
     for (const child of children) {
-      const d = piece.khmer ? this.khmerDistance(piece.text, digits, child) : this.latinDistance(latin, child);
+      const d = piece.khmer ? this.khmerDistance(khmer, digits, child) : this.latinDistance(latin, child);
       if (d < bestDistance) {
         bestDistance = d;
         best = child;
@@ -1054,25 +1059,34 @@ export class AddressResolver {
   }
 
   /** Per unit (an array indexed by unit: at most one entry per unit of the gazetteer). */
-  private readonly khmerFormsCache: ({ forms: string[]; digits: string } | undefined)[] = [];
-  /** A unit's Khmer name forms as compared with a piece, and their digits (worked out once per unit). */
-  private khmerFormsOf(u: number): { forms: string[]; digits: string } {
+  private readonly khmerFormsCache: (readonly KhmerForm[] | undefined)[] = [];
+  /**
+   * A unit's Khmer name forms as compared with a piece (subscripts as one character, see subscriptsAsOne), each with
+   * its digits: the name, without its unit word, and with a number word at its end as a digit (ម្លូព្រៃមួយ, written
+   * ម្លូព្រៃ១). Worked out once per unit.
+   */
+  private khmerFormsOf(u: number): readonly KhmerForm[] {
     let found = this.khmerFormsCache[u];
     if (!found) {
       const full = normaliseKhmer(this.units[u]!.name_km);
-      this.khmerFormsCache[u] = found = { forms: [...new Set([full, stripKhmerUnitWord(full)])], digits: full.replace(/\D/g, '') };
+      const texts = new Set([full, stripKhmerUnitWord(full)]);
+      for (const text of [...texts]) {
+        const numbered = numberWordAsDigit(text);
+        if (numbered !== null) texts.add(numbered);
+      }
+      this.khmerFormsCache[u] = found = [...texts].map((text) => ({ text: subscriptsAsOne(text), digits: text.replace(/\D/g, '') }));
     }
     return found;
   }
 
+  /** `piece` as subscriptsAsOne gives it; the budget counts characters as written (a subscript is one). */
   private khmerDistance(piece: string, digits: string, u: number): number {
     const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
     if (budget === 0) return Infinity;
-    const found = this.khmerFormsOf(u);
-    if (digits !== found.digits) return Infinity;
     let best = Infinity;
-    for (const form of found.forms) {
-      const d = editDistance(piece, form, budget);
+    for (const form of this.khmerFormsOf(u)) {
+      if (form.digits !== digits) continue;
+      const d = editDistance(piece, form.text, budget);
       if (d <= budget && d < best) best = d;
     }
     return best;
@@ -1102,6 +1116,9 @@ export class AddressResolver {
         const d = editDistance(c, compacts[i]!, budget);
         if (d <= budget && d < best) best = d;
       }
+      // A letter apart once vowels and silent letters are folded (Peanichkam, Peanicheakkam: panackam, panacakam): a
+      // spelling further off than the typo budget allows, but as near as romanizations get; counted after real typos.
+      if (best > 1.5 && piece.loose.length >= LOOSE_TYPO_MIN && editDistance(piece.loose, loose[i]!, 1) <= 1) best = 1.5;
     }
     return best;
   }
@@ -1393,6 +1410,44 @@ export function looseKey(words: readonly string[]): string {
     .replace(/ar(?=[^a]|$)/g, 'a')
     .replace(/nk(?=[^a]|$)/g, 'n');
 }
+
+/** A unit's Khmer name as completion compares it with a piece (AddressResolver.khmerFormsOf). */
+interface KhmerForm {
+  text: string;
+  digits: string;
+}
+
+/**
+ * Khmer text with each subscript (coeng ្ and the consonant under it) as one character, as it is written and typed
+ * (រត្តនៈ is រតនៈ with one subscript more: one edit, not two). The pair becomes a private-use character.
+ */
+export function subscriptsAsOne(text: string): string {
+  if (!text.includes('\u17d2')) return text;
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 0x17d2 && i + 1 < text.length) {
+      out += String.fromCharCode(0xe000 + (text.charCodeAt(++i) & 0xff));
+    } else out += text[i];
+  }
+  return out;
+}
+
+/** Khmer number words, longest first (ប្រាំមួយ before មួយ), and their digits. */
+const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួយ', '6'], ['ប្រាំពីរ', '7'], ['ប្រាំបី', '8'], ['ប្រាំបួន', '9'],
+  ['មួយ', '1'], ['ពីរ', '2'], ['បួន', '4'], ['ប្រាំ', '5'], ['បី', '3']];
+
+/** The name with the number word it ends with as a digit (ម្លូព្រៃមួយ: ម្លូព្រៃ1), or null. */
+function numberWordAsDigit(text: string): string | null {
+  for (const [word, digit] of KHMER_NUMBER_WORDS) {
+    if (text.length > word.length && text.endsWith(word) && text.charCodeAt(text.length - word.length - 1) !== 0x17d2) {
+      return text.slice(0, -word.length) + digit;
+    }
+  }
+  return null;
+}
+
+/** Shortest loose key (see looseKey) compared with a child's a letter apart in completion (latinDistance). */
+const LOOSE_TYPO_MIN = 6;
 
 /** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
 const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);

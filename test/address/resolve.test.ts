@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { distinctAddresses } from '../../bench/address-inputs.js';
-import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, resolverFor } from '../../src/address/resolve.js';
+import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
 import { findParts } from '../../src/address/parts.js';
 import { gazetteer, searchIndex } from '../helper.js';
 
@@ -42,10 +42,28 @@ describe('address resolver: the issue\'s examples', () => {
     ['ឃុំ រការធំ, ស្រុក ច្បារម៉ន, ខេត្ត កំពង់ស្ពឺ', '050203'],
     ['ផ្លូវ មាត់ព្រែក, ភូមិ ១, ឃុំ ស្មាច់មានជ័យ, ស្រុក ស្មាច់មានជ័យ, ខេត្ត កោះកុង', '09040101'],
     ['No.136, Street No 3, Group 38, Phum 20 Ousaphea,Sangkat Svaypor, Krong Battambang, Battambang.', '02031003'],
+    // A village three letters off, one once vowels are folded (Peanichkam for Peanicheakkam), under the commune named.
+    ['National Road No 4, Phum Peanichkam, Khum Rokarthom, Srok Chbar Mon', '05020302'],
+    // A subscript written once too often is one edit (រត្តនៈ for រតនៈ); a number word written as a digit, and a
+    // letter more (ម្លូរព្រៃ១ for ម្លូព្រៃមួយ).
+    ['ឃុំរត្តនៈ ស្រុករវៀង ខេត្តព្រះវិហារ', '130507'],
+    // Names ending in a word read elsewhere as a filler ("in", "at"): 20 units of the gazetteer.
+    ['Phum Preaek Ta In, Khum Pouthi Ban, Srok Kaoh Thum, Kandal Province', '08040805'],
+    ['No. 32, St. 7 svay at pursat pursat', '150507'],
+    ['ភូមិពោធិ៍ទាប ឃុំម្លូរព្រៃ១ ស្រុកឆែប ខេត្តព្រះវិហារ', '13020503'],
   ];
   for (const [q, code] of cases) {
     it(q, () => assert.equal(top(q)?.unit.code, code));
   }
+});
+
+describe('address resolver: Khmer spelling distance', () => {
+  it('counts a subscript (coeng and its consonant) as one character', () => {
+    assert.equal(subscriptsAsOne('រតនៈ'), 'រតនៈ');
+    assert.equal(subscriptsAsOne('រត្តនៈ').length, 'រតនៈ'.length + 1);
+    assert.notEqual(subscriptsAsOne('ស្ត'), subscriptsAsOne('ស្ន'));
+    assert.equal(subscriptsAsOne('ស្ត').length, 2);
+  });
 });
 
 describe('address resolver: candidate fields', () => {
