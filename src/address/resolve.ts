@@ -1046,6 +1046,17 @@ export class AddressResolver {
         best = child;
       } else if (d === bestDistance) best = -1;
     }
+    // No child within the typo budget: one a letter apart once vowels and silent letters are folded (Peanichkam,
+    // Peanicheakkam: panackam, panacakam), further off than the budget allows but as near as romanizations get.
+    if (bestDistance === Infinity && latin.loose.length >= LOOSE_TYPO_MIN) {
+      for (const child of children) {
+        if (!this.looseNear(latin.loose, digits, child)) continue;
+        if (bestDistance === Infinity) {
+          bestDistance = 1;
+          best = child;
+        } else best = -1;
+      }
+    }
     if (bestDistance === Infinity) best = -1;
     if (this.nearestKept >= this.spansKept) {
       this.nearestChildren.length = 0;
@@ -1116,11 +1127,15 @@ export class AddressResolver {
         const d = editDistance(c, compacts[i]!, budget);
         if (d <= budget && d < best) best = d;
       }
-      // A letter apart once vowels and silent letters are folded (Peanichkam, Peanicheakkam: panackam, panacakam): a
-      // spelling further off than the typo budget allows, but as near as romanizations get; counted after real typos.
-      if (best > 1.5 && piece.loose.length >= LOOSE_TYPO_MIN && editDistance(piece.loose, loose[i]!, 1) <= 1) best = 1.5;
     }
     return best;
+  }
+
+  /** Whether a Latin piece's loose key is at most a letter from one of the unit's (same digits). */
+  private looseNear(loose: string, digits: string, u: number): boolean {
+    if (digits !== this.digitsOf(u)) return false;
+    for (const key of this.latinOf(u).loose) if (editDistance(loose, key, 1) <= 1) return true;
+    return false;
   }
 
   /** The ancestor-or-self of `u` whose parent is `a`. */
@@ -1446,7 +1461,7 @@ function numberWordAsDigit(text: string): string | null {
   return null;
 }
 
-/** Shortest loose key (see looseKey) compared with a child's a letter apart in completion (latinDistance). */
+/** Shortest loose key (see looseKey) compared with a child's a letter apart in completion (nearestChild). */
 const LOOSE_TYPO_MIN = 6;
 
 /** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
