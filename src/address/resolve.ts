@@ -509,10 +509,11 @@ export class AddressResolver {
           chars += last.word.length;
         }
         if (!named) continue;
-        const forms = (node.span ??= this.latinSpan(words, a, b));
         // A name may end with a word that is otherwise a filler (Preaek Ta In, Svay At): such a span counts only when
         // it is a name as spelt (or an alias), and is never taken for a typo nor ends the search for longer spans.
         const fillerEnd = last.filler;
+        if (fillerEnd && !NAME_FINAL_FILLERS.has(last.word)) continue;
+        const forms = (node.span ??= this.latinSpan(words, a, b));
         if (fillerEnd && forms.exact === undefined && forms.alias === undefined) continue;
         // No name's key (nor loose key) starts like this span's: longer spans cannot match either (typos aside).
         if (!fillerEnd && b > a + 1 && !NUMBER_LEAD.has(last.word) && !forms.grows) {
@@ -1460,6 +1461,9 @@ function numberWordAsDigit(text: string): string | null {
   }
   return null;
 }
+
+/** The filler words (LATIN_FILLER) that end some unit's Latin name: Preaek Ta In, Svay At (a test keeps it so). */
+export const NAME_FINAL_FILLERS: ReadonlySet<string> = new Set(['in', 'at']);
 
 /** Shortest loose key (see looseKey) compared with a child's a letter apart in completion (nearestChild). */
 const LOOSE_TYPO_MIN = 6;

@@ -163,8 +163,12 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
       continue;
     }
     if (!isKhmer(c) && !isDigit(c)) break;
-    // The register signs ៉ and ៊ are written or left out as people hear a name (see search/khmer.ts).
-    if (c === 0x17c9 || c === 0x17ca) continue;
+    // The register signs ៉ and ៊ are written or left out as people hear a name (see search/khmer.ts): left out, as
+    // part of the letter they sit on.
+    if (c === 0x17c9 || c === 0x17ca) {
+      if (ends.length > 0) ends[ends.length - 1] = i + 1;
+      continue;
+    }
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
     // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).

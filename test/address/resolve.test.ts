@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { distinctAddresses } from '../../bench/address-inputs.js';
-import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
+import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
+import { LATIN_FILLER } from '../../src/address/tokens.js';
+import { foldWords } from '../../src/search/latin.js';
 import { findParts } from '../../src/address/parts.js';
 import { gazetteer, searchIndex } from '../helper.js';
 
@@ -55,6 +57,17 @@ describe('address resolver: the issue\'s examples', () => {
   for (const [q, code] of cases) {
     it(q, () => assert.equal(top(q)?.unit.code, code));
   }
+});
+
+describe('address resolver: names ending in a filler word', () => {
+  it('knows every filler word that ends a unit\'s Latin name', () => {
+    const ending = new Set<string>();
+    for (const u of gazetteer().units) {
+      const last = foldWords(u.name_latin).at(-1);
+      if (last !== undefined && LATIN_FILLER.has(last)) ending.add(last);
+    }
+    assert.deepEqual([...ending].sort(), [...NAME_FINAL_FILLERS].sort());
+  });
 });
 
 describe('address resolver: Khmer spelling distance', () => {
@@ -113,6 +126,13 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual(c.matched.map((m) => m.text), ['ស្វាយដង្គំ', 'សៀមរាប', 'សៀមរាប']);
     // What nothing explained lowers the confidence.
     assert.ok(c.confidence < top('ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប')!.confidence, String(c.confidence));
+  });
+
+  it('gives a span spelt with a register sign the name has not (ម៉) whole, the sign included', () => {
+    const c = top('ឃុំ រការធំ, ស្រុក ច្បារម៉ន, ខេត្ត កំពង់ស្ពឺ')!;
+    assert.equal(c.unit.code, '050203');
+    assert.deepEqual(c.matched.map((m) => m.text), ['រការធំ', 'ច្បារម៉ន', 'កំពង់ស្ពឺ']);
+    assert.deepEqual(c.unmatched, []);
   });
 
   it('recognises groups, boreys, national roads and buildings', () => {
