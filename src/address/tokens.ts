@@ -160,6 +160,8 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     if (KHMER_SKIP.has(ch) || isZeroWidth(c)) {
       // A full stop after a short cluster is an abbreviation (ភ. ឃ. ស្រ.): recorded as a unit word.
       if (ch === '.') markAbbreviation(norm, unitWords);
+      // នៃ ("of") written after a space and before a unit word (ភូមិព្រះអង្គ នៃឃុំរកាពប្រាំ) is not part of a name.
+      else if (ch === ' ' && text.startsWith(OF, i + 1) && KHMER_UNIT_WORDS.some(([word]) => text.startsWith(word, i + 1 + OF.length))) i += OF.length;
       continue;
     }
     if (!isKhmer(c) && !isDigit(c)) break;
@@ -206,6 +208,9 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   out.push({ kind: 'khmer', text: norm, offsets, ends, unitWords, segment });
   return Math.max(i, start + 1);
 }
+
+/** នៃ, "of", between a name and the next unit word. */
+const OF = 'នៃ';
 
 /** Words before a number that only say it is one: ទី (ordinal), លេខ (number). */
 const NUMBER_MARKS = ['ទី', 'លេខ'];
