@@ -1091,9 +1091,12 @@ export class AddressResolver {
     return found;
   }
 
-  /** `piece` as subscriptsAsOne gives it; the budget counts characters as written (a subscript is one). */
+  /**
+   * `piece` as subscriptsAsOne gives it; the budget counts characters as written (a subscript is one): two edits from
+   * six (រាក់ជ័យ for រក្សជ័យ), one from four. Only a unit's children are compared, tens of names.
+   */
   private khmerDistance(piece: string, digits: string, u: number): number {
-    const budget = piece.length >= 8 ? 2 : piece.length >= 4 ? 1 : 0;
+    const budget = piece.length >= 6 ? 2 : piece.length >= 4 ? 1 : 0;
     if (budget === 0) return Infinity;
     let best = Infinity;
     for (const form of this.khmerFormsOf(u)) {
