@@ -541,7 +541,7 @@ export class AddressResolver {
   /**
    * Mentions by typo of the spans of Latin words no spelling explained (see latinMentions). Apart from it: these
    * paths run for few addresses, and the first that does makes V8 deoptimise the function it is in and compile it
-   * again, which costs less for a small function (README, Performance: the CLI's compiler).
+   * again, which costs less for a small function (bench/PERFORMANCE.md: the CLI's compiler).
    */
   private typoMentions(words: readonly LatinWord[], typoSpans: readonly [number, number][], explained: Uint8Array,
     near: (word: string) => string[], out: Mention[], budget: MentionBudget): void {

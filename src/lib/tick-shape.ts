@@ -11,8 +11,8 @@
  *
  * Whether that happens depended on when start-up's full collections fell (loading the gazetteer, the search index and
  * the geometry makes several), so one process of the same build was fast and the next slow: measured with `perf` on
- * GET /v1/districts/12 under load (README, Performance), the slow processes spent 5.9-9.3% of their CPU in that runtime
- * call (about 1.7 µs a request) and the same-bytes reference, whose heap is small, never did.
+ * GET /v1/districts/12 under load (bench/PERFORMANCE.md), the slow processes spent 5.9-9.3% of their CPU in that
+ * runtime call (about 1.7 µs a request) and the same-bytes reference, whose heap is small, never did.
  *
  * Holding one real tick object keeps its map, and through each map's link to its parent the whole chain, alive: the
  * caches never clear. The object is caught with an async hook enabled for one nextTick call and disabled at once (no

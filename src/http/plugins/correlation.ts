@@ -23,7 +23,7 @@ let next = BATCH;
  * buffer and reads it out as one flat string; an id is a slice of it. Each id uses 16 fresh bytes, never reused: ids
  * reveal nothing about each other or about request volume. Measured with callgrind (instructions per id, the header
  * check included): 4,370 with randomUUID(); 2,650 writing each id into a buffer and reading it out alone (a call
- * into C++ per id); less with the batch (see the README, Where the time goes).
+ * into C++ per id); less with the batch (see bench/PERFORMANCE.md, Where the time goes).
  */
 export function newUuid(): string {
   if (next === BATCH) refill();
