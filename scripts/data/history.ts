@@ -149,6 +149,22 @@ export function classifyNote(note: string, reference: string): EventKind {
   return 'recorded';
 }
 
+/**
+ * A reclassification that also names the unit's former name: ការប្តូរស្រុកសំពៅមាស ទៅជាក្រុងពោធិសាត់ (Srok Sampov Meas
+ * became Krong Pursat), ប្តូរឈ្មោះខណ្ឌមិត្តភាព ទៅជាក្រុងព្រះសីហនុ. The former name is the first unit's (ស្រុល is a typing
+ * slip for ស្រុក in one note); when it is today's name, the gazetteer's former names leave it out.
+ */
+const RECLASSIFIED_FROM = /(?:ប្តូរ|ប្ដូរ|ផ្តូរ)(?:ឈ្មោះ)? ?(?:ស្រុក|ស្រុល|ខណ្ឌ|ក្រុង|ឃុំ|សង្កាត់) ?([\u1780-\u17FF]+(?: [\u1780-\u17FF]+)?) ?ទៅ(?:ជា)? ?(?:ក្រុង|ស្រុក|ខណ្ឌ|ឃុំ|សង្កាត់)/;
+
+/** The former name a reclassification note gives (see RECLASSIFIED_FROM), in Khmer. */
+export function nameBeforeReclassified(note: string): UnitEvent['name_before'] {
+  const match = RECLASSIFIED_FROM.exec(note);
+  const name = match?.[1]!.trim();
+  // Not a name: "នៃខេត្តប៉ៃលិន" (of Pailin province), after a unit word that stands for several units.
+  if (name === undefined || name.startsWith('នៃ') || /ខេត្ត|រាជធានី|ស្រុក|ខណ្ឌ|ក្រុង|ឃុំ|សង្កាត់/.test(name)) return null;
+  return { km: clean(name), latin: null };
+}
+
 /** A former name in a rename note, in Khmer or Latin script. */
 function nameBefore(note: string): UnitEvent['name_before'] {
   const match = RENAMED_FROM.exec(note);
@@ -294,7 +310,7 @@ export function buildHistory(units: readonly Unit[], sources: HistorySources, ve
       date: parseNoteDate(`${row.reference} ${row.note}`),
       instrument: row.reference || null,
       former_parents: formerParents,
-      name_before: kind === 'renamed' ? nameBefore(row.note) : null,
+      name_before: kind === 'renamed' ? nameBefore(row.note) : kind === 'reclassified' ? nameBeforeReclassified(row.note) : null,
       sources: sourcesOf,
     }));
   }

@@ -288,8 +288,10 @@ export class AddressResolver {
     const saved = options.prefixes ?? {};
     this.keyPrefixes = new PrefixSet([...keys], saved.key);
     this.loosePrefixes = new PrefixSet([...this.loose.keys()], saved.loose);
-    this.khmerPrefixes = new PrefixSet([...this.tables.khmerPrefix.keys, ...this.tables.aliasPrefix.keys], saved.khmer);
-    this.khmerWhole = new PrefixSet([...this.tables.khmerExact.keys(), ...this.tables.aliasExact.keys()], saved.khmerWhole, { whole: true });
+    // Former Khmer names too (from the unit history: ស្រុកសំពៅមាស, now Krong Pursat), matched as spelt.
+    const formerKhmer = [...this.tables.formerExact.keys()].filter(hasKhmerLetter);
+    this.khmerPrefixes = new PrefixSet([...this.tables.khmerPrefix.keys, ...this.tables.aliasPrefix.keys, ...formerKhmer], saved.khmer);
+    this.khmerWhole = new PrefixSet([...this.tables.khmerExact.keys(), ...this.tables.aliasExact.keys(), ...formerKhmer], saved.khmerWhole, { whole: true });
     if (options.units) this.useUnitTables(options.units);
   }
 
@@ -434,7 +436,8 @@ export class AddressResolver {
         const sub = text.slice(i, j);
         const exact = this.tables.khmerExact.get(sub);
         const alias = this.tables.aliasExact.get(sub);
-        if ((!exact && !alias) || run.unitWords.some((w) => w.start === i && w.end === j) || !budget.span(sub)) continue;
+        const former = this.tables.formerExact.get(sub);
+        if ((!exact && !alias && !former) || run.unitWords.some((w) => w.start === i && w.end === j) || !budget.span(sub)) continue;
         const hint = hintAt.get(i) ?? null;
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
         const before = run.unitWords.find((w) => w.end === i);
@@ -446,6 +449,7 @@ export class AddressResolver {
         this.spanStamp++;
         this.addMentions(exact, 'exact', span, 1, out, budget);
         this.addMentions(alias, 'alias', span, 1, out, budget);
+        this.addMentions(former, 'former', span, 1, out, budget);
       }
     }
   }

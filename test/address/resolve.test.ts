@@ -51,6 +51,8 @@ describe('address resolver: the issue\'s examples', () => {
     ['ឃុំរត្តនៈ ស្រុករវៀង ខេត្តព្រះវិហារ', '130507'],
     // Two letters off in a commune's name of six (រាក់ជ័យ for រក្សជ័យ), under the district named.
     ['ឃុំរាក់ជ័យ ស្រុកបាភ្នំ ខែត្រព្រៃវែង', '140104'],
+    // A district's former Khmer name, from the unit history (Srok Sampov Meas, now Krong Pursat).
+    ['ឃុំ ផ្ទះព្រៃ, ស្រុក សំពៅមាស, ខេត្ត ពោធិសាត់', '150504'],
     // នៃ ("of") before the next unit word, after a misspelt village (ព្រអង្គ for ព្រះអង្គ).
     ['ភូមិព្រអង្គ នៃឃុំរកាពប្រាំ ស្រុកត្បូងឃ្មុំ ខេត្តត្បូងឃ្មុំ', '25071104'],
     // Names ending in a word read elsewhere as a filler ("in", "at"): 20 units of the gazetteer.

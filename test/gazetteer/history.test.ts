@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { buildDataset, buildHistoryFile } from '../../scripts/build-data.js';
-import { classifyNote, parseNoteDate, readHistorySources, validateHistory } from '../../scripts/data/history.js';
+import { classifyNote, nameBeforeReclassified, parseNoteDate, readHistorySources, validateHistory } from '../../scripts/data/history.js';
 import { Gazetteer } from '../../src/gazetteer/gazetteer.js';
 import { formerNameKey } from '../../src/gazetteer/history.js';
 import { HISTORY_PATH } from '../../src/gazetteer/load.js';
@@ -125,6 +125,16 @@ describe('reading the NCDD notes', () => {
     assert.equal(classifyNote('Royal Degree 1445 on 31 Dec 2013 Move to Tboung Khmum', ''), 'moved');
     assert.equal(classifyNote('ពីមុនជាស្រុកបាត់ដំបង ឥឡូវប្ដូរមកជាក្រុងបាត់ដំបង', ''), 'reclassified');
     assert.equal(classifyNote('តាមប្រកាសក្រសួងមហាផ្ទៃ', 'លេខ ៤៩៣ ប្រ.ក'), 'recorded');
+  });
+
+  it('reads the former name a reclassification gives, and nothing that is not a name', () => {
+    assert.deepEqual(nameBeforeReclassified('ស្តីពីការកែសម្រួលព្រំប្រទល់រដ្ឋបាល និងការប្តូរស្រុកសំពៅមាស ទៅជាក្រុងពោធិសាត់'), { km: 'សំពៅមាស', latin: null });
+    assert.deepEqual(nameBeforeReclassified('ត្រួវបានប្តូរឈ្មោះខណ្ឌមិត្តភាព ទៅជាក្រុងព្រះសីហនុ'), { km: 'មិត្តភាព', latin: null });
+    assert.deepEqual(nameBeforeReclassified('ត្រូវបានប្តូរស្រុលស្មាច់មានជ័យទៅជាក្រុងខេមរភូមិន្ទ'), { km: 'ស្មាច់មានជ័យ', latin: null });
+    assert.equal(nameBeforeReclassified('ប្តូរក្រុង នៃខេត្តប៉ៃលិន ទៅជាក្រុងប៉ៃលិន'), null);
+    assert.equal(nameBeforeReclassified('ពីមុនជាស្រុកបាត់ដំបង'), null);
+    // In the built history: Krong Pursat was Srok Sampov Meas.
+    assert.ok(gazetteer().formerNames().some((n) => n.code === '1505' && n.name === 'សំពៅមាស'));
   });
 
   it('compares former names without spacing, unit type, case or accents', () => {
