@@ -6572,7 +6572,7 @@ export interface operations {
                                     code: string;
                                     end: number;
                                     /**
-                                     * @description How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform), `postal_code` (the 6-digit postal code).
+                                     * @description How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform, or a name the unit had before: ស្រុកសំពៅមាស for Krong Pursat), `postal_code` (the 6-digit postal code).
                                      * @enum {unknown}
                                      */
                                     how: "exact" | "alias" | "variant" | "typo" | "former" | "postal_code";
@@ -13129,7 +13129,7 @@ export interface operations {
                                 /** @description Offset just past the span. */
                                 end: number;
                                 /**
-                                 * @description How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform), `postal_code` (the 6-digit postal code).
+                                 * @description How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform, or a name the unit had before: ស្រុកសំពៅមាស for Krong Pursat), `postal_code` (the 6-digit postal code).
                                  * @enum {unknown}
                                  */
                                 how: "exact" | "alias" | "variant" | "typo" | "former" | "postal_code";
@@ -13761,7 +13761,7 @@ export interface operations {
                                     /** @description Offset just past the span. */
                                     end: number;
                                     /**
-                                     * @description How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform), `postal_code` (the 6-digit postal code).
+                                     * @description How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform, or a name the unit had before: ស្រុកសំពៅមាស for Krong Pursat), `postal_code` (the 6-digit postal code).
                                      * @enum {unknown}
                                      */
                                     how: "exact" | "alias" | "variant" | "typo" | "former" | "postal_code";

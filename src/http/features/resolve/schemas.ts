@@ -48,8 +48,8 @@ export const V1ResolveBody = Type.Array(Type.String({ maxLength: MAX_ADDRESS_LEN
 const Level = Type.Enum(LEVELS, { description: 'Level of the unit.' });
 const How = Type.Enum(MATCH_HOWS, {
   description: 'How the span matched: `exact` (the name), `alias` (a curated name people use, e.g. BKK1, Toul Kork), `variant` (another '
-    + 'romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform), '
-    + '`postal_code` (the 6-digit postal code).',
+    + 'romanization, e.g. Chamkar Morn, Tonle Bassac), `typo` (a letter or two wrong), `former` (a parent before a reform, '
+    + 'or a name the unit had before: ស្រុកសំពៅមាស for Krong Pursat), `postal_code` (the 6-digit postal code).',
 });
 const Confidence = Type.Number({ minimum: 0, maximum: 1, description: 'Estimated probability that this candidate is the unit the address '
   + 'means, from the share of the input explained, how the names matched and how far ahead of namesakes it is; calibrated on the '
