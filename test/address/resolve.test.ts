@@ -55,7 +55,7 @@ describe('address resolver: the issue\'s examples', () => {
     ['ឃុំ ផ្ទះព្រៃ, ស្រុក សំពៅមាស, ខេត្ត ពោធិសាត់', '150504'],
     // នៃ ("of") before the next unit word, after a misspelt village (ព្រអង្គ for ព្រះអង្គ).
     ['ភូមិព្រអង្គ នៃឃុំរកាពប្រាំ ស្រុកត្បូងឃ្មុំ ខេត្តត្បូងឃ្មុំ', '25071104'],
-    // Names ending in a word read elsewhere as a filler ("in", "at"): 20 units of the gazetteer.
+    // Names ending in a word read elsewhere as a filler ("in", "at"): 9 units of the gazetteer.
     ['Phum Preaek Ta In, Khum Pouthi Ban, Srok Kaoh Thum, Kandal Province', '08040805'],
     ['No. 32, St. 7 svay at pursat pursat', '150507'],
     ['ភូមិពោធិ៍ទាប ឃុំម្លូរព្រៃ១ ស្រុកឆែប ខេត្តព្រះវិហារ', '13020503'],
