@@ -16,7 +16,7 @@
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
-import { clusterStarts, normaliseKhmer, stripKhmerUnitWord } from '../search/khmer.js';
+import { clusterStarts, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, typoBudget } from '../search/typo.js';
@@ -1453,20 +1453,6 @@ export function subscriptsAsOne(text: string): string {
     } else out += text[i];
   }
   return out;
-}
-
-/** Khmer number words, longest first (ប្រាំមួយ before មួយ), and their digits. */
-const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួយ', '6'], ['ប្រាំពីរ', '7'], ['ប្រាំបី', '8'], ['ប្រាំបួន', '9'],
-  ['មួយ', '1'], ['ពីរ', '2'], ['បួន', '4'], ['ប្រាំ', '5'], ['បី', '3']];
-
-/** The name with the number word it ends with as a digit (ម្លូព្រៃមួយ: ម្លូព្រៃ1), or null. */
-function numberWordAsDigit(text: string): string | null {
-  for (const [word, digit] of KHMER_NUMBER_WORDS) {
-    if (text.length > word.length && text.endsWith(word) && text.charCodeAt(text.length - word.length - 1) !== 0x17d2) {
-      return text.slice(0, -word.length) + digit;
-    }
-  }
-  return null;
 }
 
 /** The filler words (LATIN_FILLER) that end some unit's Latin name: Preaek Ta In, Svay At (a test keeps it so). */

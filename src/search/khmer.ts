@@ -51,3 +51,20 @@ export function clusterStarts(normalised: string): number[] {
   }
   return starts;
 }
+
+/** Khmer number words, longest first (ប្រាំមួយ before មួយ), and their digits. */
+const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួយ', '6'], ['ប្រាំពីរ', '7'], ['ប្រាំបី', '8'], ['ប្រាំបួន', '9'],
+  ['មួយ', '1'], ['ពីរ', '2'], ['បួន', '4'], ['ប្រាំ', '5'], ['បី', '3']];
+
+/**
+ * A normalised name with the number word it ends with as a digit (ម្លូព្រៃមួយ: ម្លូព្រៃ1, as people write ម្លូព្រៃ១), or
+ * null. A name that only ends like one (ក្របី, buffalo) gets a form nobody types: harmless.
+ */
+export function numberWordAsDigit(text: string): string | null {
+  for (const [word, digit] of KHMER_NUMBER_WORDS) {
+    if (text.length > word.length && text.endsWith(word) && text.charCodeAt(text.length - word.length - 1) !== 0x17d2) {
+      return text.slice(0, -word.length) + digit;
+    }
+  }
+  return null;
+}

@@ -15,7 +15,7 @@
 import type { Unit } from '../gazetteer/types.js';
 import { LEVELS } from '../gazetteer/types.js';
 import type { Alias } from './aliases.js';
-import { clusterStarts, hasKhmer, normaliseKhmer, stripKhmerUnitWord } from './khmer.js';
+import { clusterStarts, hasKhmer, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from './khmer.js';
 import { asciiDigits, compact, latinForms, romanizationKey, wordKeys } from './latin.js';
 import { type SortedKeys, SortedKeysBuilder } from './sorted-keys.js';
 import { TypoIndex, typoBudget } from './typo.js';
@@ -419,7 +419,9 @@ function latinKeys({ words, core, typed }: ReturnType<typeof latinForms>) {
 /** The keys one Khmer name adds to the index: whole forms, and the forms from each cluster on. */
 function khmerKeys(name: string) {
   const khmer = normaliseKhmer(name);
-  const exact = distinct([khmer, stripKhmerUnitWord(khmer)]);
+  const whole = [khmer, stripKhmerUnitWord(khmer)];
+  // A number word ending the name also as a digit (ម្លូព្រៃមួយ, written ម្លូព្រៃ១).
+  const exact = distinct([...whole, ...whole.map(numberWordAsDigit).filter((f): f is string => f !== null)]);
   const prefixes: string[] = [];
   const inner: string[] = [];
   for (const form of exact) for (const start of clusterStarts(form)) (start === 0 ? prefixes : inner).push(form.slice(start));

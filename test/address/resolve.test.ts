@@ -59,6 +59,8 @@ describe('address resolver: the issue\'s examples', () => {
     ['Phum Preaek Ta In, Khum Pouthi Ban, Srok Kaoh Thum, Kandal Province', '08040805'],
     ['No. 32, St. 7 svay at pursat pursat', '150507'],
     ['ភូមិពោធិ៍ទាប ឃុំម្លូរព្រៃ១ ស្រុកឆែប ខេត្តព្រះវិហារ', '13020503'],
+    // ... and as spelt otherwise, with no district named: the index has the digit form too.
+    ['ឃុំម្លូព្រៃ១ ខេត្តព្រះវិហារ', '130205'],
   ];
   for (const [q, code] of cases) {
     it(q, () => assert.equal(top(q)?.unit.code, code));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clusterStarts, hasKhmer, normaliseKhmer, stripKhmerUnitWord } from '../../src/search/khmer.js';
-import { gazetteer } from '../helper.js';
+import { clusterStarts, hasKhmer, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../../src/search/khmer.js';
+import { gazetteer, searchIndex } from '../helper.js';
 
 describe('Khmer normalisation', () => {
   it('removes zero-width characters, spaces and punctuation, and reads Khmer digits', () => {
@@ -38,6 +38,19 @@ describe('Khmer normalisation', () => {
       }
       seen.set(key, u.name_km);
     }
+  });
+
+  it('gives a name ending in a number word a form with the digit, longest word first', () => {
+    assert.equal(numberWordAsDigit(normaliseKhmer('ម្លូព្រៃមួយ')), normaliseKhmer('ម្លូព្រៃ១'));
+    assert.equal(numberWordAsDigit('ស្វាយប្រាំបី'), 'ស្វាយ8');
+    assert.equal(numberWordAsDigit('ស្វាយ'), null);
+    assert.equal(numberWordAsDigit('មួយ'), null);
+  });
+
+  it('finds a name ending in a number word when the number is written in digits (search)', () => {
+    const [hit] = searchIndex().search('ម្លូព្រៃ១').hits;
+    assert.equal(hit?.unit.code, '130205');
+    assert.equal(hit?.match, 'exact');
   });
 
   it('writes coeng-da as coeng-ta', () => {
