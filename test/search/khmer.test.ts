@@ -18,7 +18,7 @@ describe('Khmer normalisation', () => {
   it('treats លេខ (number) before a number as the ordinal ទី: ភូមិលេខ៣ = ភូមិ ៣', () => {
     assert.equal(normaliseKhmer('លេខ៣'), normaliseKhmer('៣'));
     assert.equal(normaliseKhmer('ភូមិលេខ ១'), normaliseKhmer('ភូមិទី១'));
-    // Not before a word: គីឡូលេខ stays.
+    // Not before a word: ផ្ទះលេខ ("house number") stays.
     assert.equal(normaliseKhmer('ផ្ទះលេខ'), 'ផ្ទះលេខ');
   });
 
