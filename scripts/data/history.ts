@@ -15,6 +15,7 @@ import type { EventKind, EventSource, History, Level, RetiredCode, Unit, UnitEve
 import { CLEANING_RULES } from './repairs.js';
 import { readManifest, readVerified, SOURCES_DIR } from './sources.js';
 import { compareCodes, parentCode } from './assemble.js';
+import { normaliseKhmer } from '../../src/search/khmer.js';
 
 const NCDD = 'ncdd-gazetteer-2024-10-14';
 const LEVEL_OF_LENGTH: Record<number, Level> = { 2: 'province', 4: 'district', 6: 'commune', 8: 'village' };
@@ -165,6 +166,45 @@ export function nameBeforeReclassified(note: string): UnitEvent['name_before'] {
   return { km: clean(name), latin: null };
 }
 
+/**
+ * A former parent a move note names: ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍ (formerly in Srok Kampong Rou; one note writes
+ * មុនស្ថិន), ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល (moved from Srok Kandal Stueng, Kandal), ផ្លាស់ប្តូរពីឃុំ ទៀន
+ * ខេត្តកណ្តាល (a village moved from Khum Tien). The unit word gives the level; the province, when the note names one.
+ */
+const STATED_FORMER_PARENT =
+  /(?:មុនស្ថិ[តន]នៅក្នុង|ផ្លាស់ប្[តដ]ូរពី) ?(ស្រុក|ខណ្ឌ|ក្រុង|ឃុំ|សង្កាត់) ?([\u1780-\u17FF]+)(?: ?(?:ខេត្ត|រាជធានី) ?([\u1780-\u17FF]+))?/;
+
+export interface StatedParent {
+  level: 'district' | 'commune';
+  km: string;
+  province: string | null;
+}
+
+/** The former parent a move note names (see STATED_FORMER_PARENT), by name: the build finds its code. */
+export function formerParentStated(note: string): StatedParent | null {
+  const match = STATED_FORMER_PARENT.exec(note);
+  if (!match) return null;
+  const level = match[1] === 'ឃុំ' || match[1] === 'សង្កាត់' ? 'commune' : 'district';
+  return { level, km: clean(match[2]!), province: match[3] ? clean(match[3]) : null };
+}
+
+/**
+ * The code of the unit a note names as a former parent: the one unit of that level and name in the province the note
+ * names, else in the unit's own province, else in the country. Names compare as search compares them (ដ/ត subscripts,
+ * register signs, spaces); null when no unit, or more than one, fits.
+ */
+function codeOfStated(stated: StatedParent, code: string, units: readonly Unit[]): string | null {
+  const key = (name: string) => normaliseKhmer(name);
+  const provinces = units.filter((u) => u.level === 'province' && stated.province !== null && key(u.name_km) === key(stated.province));
+  const named = units.filter((u) => u.level === stated.level && key(u.name_km) === key(stated.km));
+  const within = (prefix: string) => named.filter((u) => u.code.startsWith(prefix));
+  for (const candidates of [provinces.length === 1 ? within(provinces[0]!.code) : [], within(code.slice(0, 2)), named]) {
+    if (candidates.length === 1) return candidates[0]!.code;
+    if (candidates.length > 1) return null;
+  }
+  return null;
+}
+
 /** A former name in a rename note, in Khmer or Latin script. */
 function nameBefore(note: string): UnitEvent['name_before'] {
   const match = RENAMED_FROM.exec(note);
@@ -299,7 +339,13 @@ export function buildHistory(units: readonly Unit[], sources: HistorySources, ve
     if (kind === 'recorded' && row.code.length === 8) continue;
     const curated = CURATED_FORMER_PARENTS.filter((c) => c.note.test(row.note) && (!c.level || c.level === LEVEL_OF_LENGTH[row.code.length]));
     const explicit = /\b(\d{4}) Move to (\d{4})\b/.exec(row.note);
-    const formerParents = [...new Set([...curated.flatMap((c) => c.former), ...(explicit && explicit[1] !== parentCode(row.code) ? [explicit[1]!] : [])])]
+    const stated = formerParentStated(row.note);
+    const statedCode = stated && LEVEL_OF_LENGTH[row.code.length] !== 'province' ? codeOfStated(stated, row.code, units) : null;
+    const formerParents = [...new Set([
+      ...curated.flatMap((c) => c.former),
+      ...(explicit && explicit[1] !== parentCode(row.code) ? [explicit[1]!] : []),
+      ...(statedCode !== null && statedCode.length < row.code.length ? [statedCode] : []),
+    ])]
       .filter((code) => code !== parentCode(row.code) && !(parentCode(row.code) ?? '').startsWith(code));
     const text = row.note && row.note !== row.reference ? `Reference: ${row.reference}; Official Note: ${row.note}` : `Reference: ${row.reference || row.note}`;
     const sourcesOf: EventSource[] = [{ source: 'ncdd-gazetteer-2024-10-14', ref: `code ${row.code}`, text }];

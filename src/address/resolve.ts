@@ -19,7 +19,7 @@ import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
 import { clusterStarts, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
-import { editDistance, typoBudget } from '../search/typo.js';
+import { editDistance, TypoIndex, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, findParts } from './parts.js';
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
@@ -254,6 +254,7 @@ export class AddressResolver {
   /** Each unit's level as a depth (LEVEL_DEPTH). */
   private readonly depth: Uint8Array;
   private readonly formerParentsOf: (code: string) => readonly string[];
+  private readonly khmerTypo: TypoIndex;
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose: Map<string, number[]>;
   /** Prefixes of the romanization keys and loose keys of names and aliases: a span no key starts like ends its growth. */
@@ -281,6 +282,7 @@ export class AddressResolver {
     this.named = { marks: new Int32Array(this.units.length), stamp: 0 };
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.loose = options.loose ?? looseTable(this.units);
+    this.khmerTypo = this.khmerTypoIndex();
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
@@ -420,6 +422,8 @@ export class AddressResolver {
       clean[w.end] = 1;
       hintAt.set(w.end, w.level);
     }
+    /** Spans [i, j) after a unit word that some spelling explained whole as a unit of its level (i * SPAN_KEY + j). */
+    let foundWhole: Set<number> | undefined;
     for (const i of starts) {
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
       // The span's hash, extended as the span grows (PrefixSet): no text is made for a span that names nothing.
@@ -450,8 +454,51 @@ export class AddressResolver {
         this.addMentions(exact, 'exact', span, 1, out, budget);
         this.addMentions(alias, 'alias', span, 1, out, budget);
         this.addMentions(former, 'former', span, 1, out, budget);
+        // A name of the level its unit word announces (ខណ្ឌទួលគក: ទួលគក is a village's name, not a khan's).
+        if (hint !== null && hint !== 'village' && (this.hasLevel(exact, hint) || this.hasLevel(alias, hint) || this.hasLevel(former, hint))) {
+          (foundWhole ??= new Set()).add(i * SPAN_KEY + j);
+        }
       }
     }
+    if (run.unitWords.length > 0) this.khmerTypoMentions(run, r, foundWhole, out, budget);
+  }
+
+  /**
+   * Mentions by typo of the Khmer names that follow a unit word of a commune or above and that no spelling explained
+   * whole (ខណ្ឌទួលគក: Tuol Kouk, ទួលគោក, with a vowel left out), one letter (UTF-16 unit) off, among the names of that
+   * level (a deletion index of the 1,575 names of communes and above). Villages are too many and too alike for this.
+   */
+  private khmerTypoMentions(run: KhmerRun, r: number, foundWhole: ReadonlySet<number> | undefined, out: Mention[], budget: MentionBudget): void {
+    const { unitWords, text } = run;
+    for (let k = 0; k < unitWords.length; k++) {
+      const w = unitWords[k]!;
+      if (w.level === 'village') continue;
+      const from = w.end;
+      const to = k + 1 < unitWords.length ? unitWords[k + 1]!.start : text.length;
+      if (to - from < KHMER_TYPO_MIN || foundWhole?.has(from * SPAN_KEY + to)) continue;
+      if (!budget.typoLookup()) return;
+      const chars = to - from;
+      for (const near of this.khmerTypo.near(text.slice(from, to))) {
+        for (const u of this.tables.khmerExact.get(near) ?? []) {
+          if (LEVELS[this.depth[u]!] !== w.level || budget.full()) continue;
+          out.push(this.mention(u, run.offsets[from]!, run.ends[to - 1]!, 'typo', w.level, chars, chars, { run: r, from, to }, undefined));
+        }
+      }
+    }
+  }
+
+  private hasLevel(units: readonly number[] | undefined, level: Level): boolean {
+    if (units) for (let k = 0; k < units.length; k++) if (LEVELS[this.depth[units[k]!]!] === level) return true;
+    return false;
+  }
+
+  /** The Khmer names of communes and above, by their one-letter deletions (see khmerTypoMentions); made at start. */
+  private khmerTypoIndex(): TypoIndex {
+    const names: string[] = [];
+    for (const key of this.tables.khmerExact.keys()) {
+      if (this.tables.khmerExact.get(key)!.some((u) => this.depth[u]! < LEVEL_DEPTH.village)) names.push(key);
+    }
+    return TypoIndex.of(names, 1);
   }
 
   /** Scratch of MentionBudget.release(): the units mentioned, where `marks[u]` is its stamp. */
@@ -490,6 +537,8 @@ export class AddressResolver {
     };
     const explained = new Uint8Array(words.length);
     const typoSpans: [number, number][] = [];
+    /** Spans [a, b) some spelling explained whole (a * SPAN_KEY + b). */
+    let wholeFound: Set<number> | undefined;
     // Forgotten all at once, between addresses (a walk keeps its node).
     if (this.latinNodes >= this.spansKept) {
       this.latinSpans = new Map();
@@ -534,12 +583,14 @@ export class AddressResolver {
         found = this.addMentions(forms.variant, 'variant', span, 1, out, budget) > 0 || found;
         found = this.addMentions(forms.aliasVariant, 'alias', span, 1, out, budget) > 0 || found;
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
-        if (found) for (let k = a; k < b; k++) explained[k] = 1;
-        else if (b - a <= 4 && !fillerEnd) typoSpans.push([a, b]);
+        if (found) {
+          for (let k = a; k < b; k++) explained[k] = 1;
+          (wholeFound ??= new Set()).add(a * SPAN_KEY + b);
+        } else if (b - a <= 4 && !fillerEnd) typoSpans.push([a, b]);
       }
     }
     // Typos only where no exact, alias or variant reading explains a word.
-    if (typoSpans.length > 0) this.typoMentions(words, typoSpans, explained, near, out, budget);
+    if (typoSpans.length > 0) this.typoMentions(words, typoSpans, explained, wholeFound, near, out, budget);
   }
 
   /**
@@ -548,11 +599,13 @@ export class AddressResolver {
    * again, which costs less for a small function (bench/PERFORMANCE.md: the CLI's compiler).
    */
   private typoMentions(words: readonly LatinWord[], typoSpans: readonly [number, number][], explained: Uint8Array,
-    near: (word: string) => string[], out: Mention[], budget: MentionBudget): void {
+    wholeFound: ReadonlySet<number> | undefined, near: (word: string) => string[], out: Mention[], budget: MentionBudget): void {
     for (const [a, b] of typoSpans) {
       let anyExplained = false;
       for (let k = a; k < b; k++) if (explained[k]) anyExplained = true;
-      if (anyExplained) continue;
+      // A word explained by a shorter span (Choam, a village) still leaves a whole piece between unit words or
+      // separators (Choam Ksan district) to be read with a typo (Choam Ksant).
+      if (anyExplained && !(isWholePiece(words, a, b) && !wholeFound?.has(a * SPAN_KEY + b))) continue;
       if (!budget.typoLookup()) break;
       const span = words.slice(a, b).filter((w) => w.unit === null && !w.filler);
       if (span.length === 0) continue;
@@ -654,10 +707,22 @@ export class AddressResolver {
     const first = words[a]!;
     if (first.unit) return first.unit;
     const before = words[a - 1];
-    if (before?.unit && before.segment === first.segment) return before.unit;
     const after = words[b];
-    if (after?.unit && after.segment === first.segment && TRAILING.has(after.word)) return after.unit;
-    return null;
+    const trailing = after?.unit && after.segment === first.segment && TRAILING.has(after.word) ? after.unit : null;
+    if (before?.unit && before.segment === first.segment) {
+      // Between two English unit words, in a part that does not start with one ("Treap village in Chet Borei
+      // district Thmey commune"), the name is the one before the word after it.
+      if (trailing && ENGLISH_UNIT_WORDS.has(before.word) && ENGLISH_UNIT_WORDS.has(after!.word) && !this.startsWithUnitWord(words, a)) return trailing;
+      return before.unit;
+    }
+    return trailing;
+  }
+
+  /** Whether the part (segment) of word `a` starts with a unit word. */
+  private startsWithUnitWord(words: readonly LatinWord[], a: number): boolean {
+    let k = a;
+    while (k > 0 && words[k - 1]!.segment === words[a]!.segment) k--;
+    return words[k]!.unit !== null;
   }
 
   private postalMentions(parts: AddressParts, out: Mention[]): { owner: number; weight: number } | null {
@@ -796,7 +861,9 @@ export class AddressResolver {
         let m = takeBest(a, used);
         // A span whose unit word names a level above this one (Phum Kratie, Srok Kratie: the second Kratie is the
         // district, not the commune of the same name) is left to that ancestor when it has a mention there.
-        if (m && m.hint !== null && LEVEL_DEPTH[m.hint] < this.depth[a]! && namedAbove(a, m)) continue;
+        // A former parent may still be named at this level (ស្វាយតឿ, Krong Svay Rieng, named with its former Srok
+        // Kampong Rou in ខេត្តស្វាយរៀង).
+        if (m && m.hint !== null && LEVEL_DEPTH[m.hint] < this.depth[a]! && namedAbove(a, m)) m = undefined;
         if (!m) {
           const child = this.childOf(top.u, a);
           const formers = this.formerParentsAt(child);
@@ -1418,8 +1485,28 @@ export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressR
   return resolver;
 }
 
+/** Spans [a, b) of Latin words or of a Khmer run's characters are keyed a * SPAN_KEY + b (an address is shorter). */
+const SPAN_KEY = 4096;
+/** The shortest Khmer name (in UTF-16 units) looked up with a typo after a unit word (see khmerTypoMentions). */
+const KHMER_TYPO_MIN = 5;
+
+/**
+ * Whether words [a, b) are all the name words of one piece: after a unit word, a filler, a separator or the start,
+ * and before a unit word, a separator or the end.
+ */
+function isWholePiece(words: readonly LatinWord[], a: number, b: number): boolean {
+  const before = words[a - 1];
+  const after = words[b];
+  for (let k = a; k < b; k++) if (words[k]!.unit !== null) return false;
+  return (before === undefined || before.unit !== null || before.filler || before.segment !== words[a]!.segment)
+    && (after === undefined || after.unit !== null || after.segment !== words[b - 1]!.segment);
+}
+
+/** English unit words (Latin ones, Phum or Khum, come before the name). */
+const ENGLISH_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village', 'city', 'capital', 'municipality', 'town', 'quarter',
+  'provinces', 'districts', 'communes', 'villages']);
 /** English unit words that follow the name (Kampot Province, Chamkar Mon District, Siem Reap City). */
-const TRAILING = new Set(['province', 'district', 'commune', 'village', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
+const TRAILING = new Set(['province', 'district', 'commune', 'village', 'provinces', 'districts', 'communes', 'villages', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
   'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum']);
 
 /**

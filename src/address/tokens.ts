@@ -9,10 +9,14 @@ import type { Level } from '../gazetteer/types.js';
 import { foldWords } from '../search/latin.js';
 import type { Span } from './parts.js';
 
-/** Khmer unit words, longest first, with the level they announce. */
+/**
+ * Khmer unit words, longest first, with the level they announce; then common misspellings of ខណ្ឌ (ខ័ណ្ឌ, ខណ្ណ, ខណ្ខ:
+ * the subscript mistyped) and សង្កាត់ without its sign, which no unit's name contains.
+ */
 export const KHMER_UNIT_WORDS: readonly (readonly [string, Level])[] = [
   ['រាជធានី', 'province'], ['ខេត្ត', 'province'], ['ស្រុក', 'district'], ['ខណ្ឌ', 'district'], ['ក្រុង', 'district'],
   ['សង្កាត់', 'commune'], ['ឃុំ', 'commune'], ['ភូមិ', 'village'],
+  ['ខ័ណ្ឌ', 'district'], ['ខណ្ណ', 'district'], ['ខណ្ខ', 'district'], ['សង្កាត', 'commune'],
 ];
 /** The first characters of the Khmer unit words. */
 const UNIT_WORD_STARTS = new Set(KHMER_UNIT_WORDS.map(([word]) => word.charCodeAt(0)));
@@ -28,6 +32,8 @@ export const LATIN_UNIT_WORDS: Record<string, Level> = {
   srok: 'district', district: 'district', dist: 'district', khan: 'district', kh: 'district', krong: 'district', kr: 'district',
   city: 'district', municipality: 'district', town: 'district',
   khet: 'province', khaet: 'province', khett: 'province', province: 'province', prov: 'province', capital: 'province',
+  // Possessives ("Bit Traing commune's Koki village": the apostrophe folds away) and plurals.
+  villages: 'village', communes: 'commune', sangkats: 'commune', districts: 'district', provinces: 'province',
 };
 /** Words read as nothing: articles and connectors people put between the parts. */
 export const LATIN_FILLER = new Set(['of', 'the', 'and', 'in', 'at', 'near', 'opposite', 'behind', 'beside', 'next', 'to', 'address', 'addr']);
@@ -165,12 +171,14 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
       continue;
     }
     if (!isKhmer(c) && !isDigit(c)) break;
-    // The register signs ៉ and ៊ are written or left out as people hear a name (see search/khmer.ts): left out, as
-    // part of the letter they sit on.
-    if (c === 0x17c9 || c === 0x17ca) {
+    // The register signs ៉ and ៊, and ៍, are written or left out as people hear a name (see search/khmer.ts): left
+    // out, as part of the letter they sit on.
+    if (c === 0x17c9 || c === 0x17ca || c === 0x17cd) {
       if (ends.length > 0) ends[ends.length - 1] = i + 1;
       continue;
     }
+    // Zeros that lead a number mean nothing (សង្កាត់លេខ០១): left out, as part of the digit after them.
+    if (c === 0x30 && !isDigit(norm.charCodeAt(norm.length - 1)) && nextDigitAfterZeros(text, i)) continue;
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
     // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).
@@ -196,6 +204,17 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
       for (const u of unitWords) if (u.start > k) { u.start -= word.length; u.end -= word.length; }
     }
   }
+  // ខាង ("side") before a direction, written or left out (see search/khmer.ts): left out.
+  for (let k = norm.indexOf(SIDE); k >= 0; k = norm.indexOf(SIDE, k)) {
+    if ((k > 0 && norm.charCodeAt(k - 1) === 0x17d2) || !DIRECTIONS.some((d) => norm.startsWith(d, k + SIDE.length))) {
+      k++;
+      continue;
+    }
+    norm = norm.slice(0, k) + norm.slice(k + SIDE.length);
+    offsets.splice(k, SIDE.length);
+    ends.splice(k, SIDE.length);
+    for (const u of unitWords) if (u.start > k) { u.start -= SIDE.length; u.end -= SIDE.length; }
+  }
   if (norm.length === 0) return Math.max(i, start + 1);
   for (let k = 0; k < norm.length; k++) {
     if (k > 0 && norm.charCodeAt(k - 1) === 0x17d2) continue;
@@ -211,6 +230,17 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
 
 /** នៃ, "of", between a name and the next unit word. */
 const OF = 'នៃ';
+
+/** Whether the zeros from `i` are followed by another digit (in the text, spaces and the like aside). */
+function nextDigitAfterZeros(text: string, i: number): boolean {
+  let j = i;
+  while (j < text.length && text.charCodeAt(j) === 0x30) j++;
+  return j < text.length && isDigit(text.charCodeAt(j));
+}
+
+/** ខាង ("side") and the directions it may stand before. */
+const SIDE = 'ខាង';
+const DIRECTIONS = ['កើត', 'លិច', 'ជើង', 'ត្បូង'];
 
 /** Words before a number that only say it is one: ទី (ordinal), លេខ (number). */
 const NUMBER_MARKS = ['ទី', 'លេខ'];

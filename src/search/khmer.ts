@@ -9,10 +9,19 @@ const KHMER_UNIT_WORDS = ['រាជធានី', 'ខេត្ត', 'ស្រ
 /** ទី (ordinal) or លេខ (number) before a number: ភូមិទី១ = ភូមិលេខ១ = ភូមិ ១. */
 const ORDINAL_BEFORE_DIGIT = /(?:ទី|លេខ)(?=\d)/g;
 /**
- * The register signs ៉ (musĕkâtoăn) and ៊ (treisâpt): written or left out as people hear a name (ច្បារម៉ន for ច្បារមន);
- * no two units of one parent differ by them alone (checked in the tests).
+ * Signs written or left out as people hear a name: the register signs ៉ (musĕkâtoăn) and ៊ (treisâpt) (ច្បារម៉ន for
+ * ច្បារមន), and ៍ (toăndâkhéat), which marks a letter not pronounced (តាណរ៍ for តាណរ, កំពង់រោទិ for កំពង់រោទិ៍); no two
+ * units of one parent differ by them alone (checked in the tests).
  */
-const REGISTER_SIGNS = /[\u17C9\u17CA]/g;
+/**
+ * ខាង ("side") before a direction: written or left out (ចុងកោះខាងកើត for ចុងកោះកើត, 223 names have it); no two
+ * units of one parent differ by it alone (checked in the tests).
+ */
+export const SIDE_BEFORE_DIRECTION = /ខាង(?=កើត|លិច|ជើង|ត្បូង)/g;
+const OPTIONAL_SIGNS = /[\u17C9\u17CA\u17CD]/g;
+
+/** Zeros that lead a number: សង្កាត់លេខ០១ = សង្កាត់លេខ១. */
+const LEADING_ZEROS = /(?<![0-9])0+(?=[0-9])/g;
 
 export const KHMER_LETTER = /[\u1780-\u17FF]/;
 
@@ -22,14 +31,16 @@ export function hasKhmer(text: string): boolean {
 
 /**
  * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, no spaces, no
- * register signs, no ទី or លេខ before a number.
+ * register signs or ៍, no ខាង before a direction, no zeros leading a number, no ទី or លេខ before a number.
  */
 export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
     .replace(COENG_DA, '\u17D2\u178F')
     .replace(NOT_MEANINGFUL, '')
-    .replace(REGISTER_SIGNS, '')
-    .replace(ORDINAL_BEFORE_DIGIT, '');
+    .replace(OPTIONAL_SIGNS, '')
+    .replace(SIDE_BEFORE_DIRECTION, '')
+    .replace(ORDINAL_BEFORE_DIGIT, '')
+    .replace(LEADING_ZEROS, '');
 }
 
 /** The normalised text without a leading unit word (ខេត្ត, ស្រុក, ភូមិ...), when a name is left. */

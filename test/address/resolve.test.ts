@@ -136,6 +136,60 @@ describe('address resolver: candidate fields', () => {
     assert.ok(c.confidence < top('ឃុំស្វាយដង្គំ ក្រុងសៀមរាប ខេត្តសៀមរាប')!.confidence, String(c.confidence));
   });
 
+  it('reads a name with ៍ or ខាង that the gazetteer writes without, or the other way, as that name', () => {
+    const silent = top('ភូមិតាណរ៍ ឃុំស្វាយតឿ ក្រុងស្វាយរៀង')!;
+    assert.equal(silent.unit.code, '20060602');
+    assert.equal(silent.matched[0]!.how, 'exact');
+    assert.equal(top('ឃុំស្វាយតឿ ស្រុកកំពង់រោទិ')!.unit.code, '200606');
+    const side = top('ភូមិចុងកោះខាងកើត ឃុំកោះខ្សាច់ទន្លា ស្រុកស្អាង')!;
+    assert.equal(side.unit.code, '08100404'); // ចុងកោះកើត
+    assert.deepEqual([side.matched[0]!.text, side.matched[0]!.how], ['ចុងកោះខាងកើត', 'exact']);
+  });
+
+  it('reads the district a note says a commune was in before a reform, named with its new province', () => {
+    // NCDD: Svay Toea (200606), now in Krong Svay Rieng, "ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍"; ស្វាយរៀង after ខេត្ត is
+    // the province, not Krong Svay Rieng.
+    const c = top('ភូមិតាណរ ឃុំស្វាយតឿ ស្រុកកំពង់រោទិ៍ ខេត្តស្វាយរៀង')!;
+    assert.equal(c.unit.code, '20060602');
+    assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
+    assert.deepEqual(c.matched.map((m) => [m.code, m.how]), [['20060602', 'exact'], ['200606', 'exact'], ['2002', 'former'], ['20', 'exact']]);
+  });
+
+  it('reads misspelt Khmer unit words and possessive or plural English ones', () => {
+    assert.equal(top('ភូមិ៣ សង្កាតវាលវង់ ខ័ណ្ឌ៧មករា')!.unit.code, '12030703');
+    assert.deepEqual(top('សង្កាត់វាលវង់ ខណ្ណ៧មករា')!.unmatched, []);
+    assert.deepEqual(top('សង្កាត់វាលវង់ ខណ្ខ៧មករា')!.unmatched, []);
+    const possessive = top("Bit Traing commune's Koki village in Prey Nop district")!;
+    assert.equal(possessive.unit.code, '18060202');
+    assert.deepEqual(possessive.unmatched, []);
+  });
+
+  it('reads a misspelt name after a unit word as a unit of that level, in both scripts', () => {
+    // ទួលគក: Tuol Kouk (ទួលគោក) with a vowel left out, and also a village's name elsewhere.
+    const km = top('ភូមិ៣ សង្កាត់ទឹកល្អក់៣ ខណ្ឌទួលគក')!;
+    assert.equal(km.unit.code, '12040603');
+    assert.deepEqual(km.matched.map((m) => [m.text, m.code, m.how]).at(-1), ['ទួលគក', '1204', 'typo']);
+    // Choam Ksan for Choam Ksant, though Choam alone is a name: the whole piece before "district" is read.
+    const latin = top('Svay Chhrum village, Kantuot commune, Choam Ksan district')!;
+    assert.equal(latin.unit.code, '130306');
+    assert.deepEqual(latin.matched.map((m) => [m.code, m.how]), [['130306', 'exact'], ['1303', 'typo']]);
+  });
+
+  it('reads English unit words after their names when a part runs on without commas', () => {
+    const c = top('Treap village in Chet Borei district\u2019s Thmey commune')!;
+    assert.equal(c.unit.code, '10061009');
+    // Chet Borei: Chetr Borei, read with a typo as the whole piece before "district's".
+    assert.deepEqual(c.matched.map((m) => [m.level, m.code]).sort(), [['commune', '100610'], ['district', '1006'], ['village', '10061009']]);
+    // A part that starts with a unit word names each name after its word.
+    assert.equal(top('Village Treap Commune Thmei District Chetr Borei')!.unit.code, '10061009');
+    assert.equal(top('Phum 3 Sangkat Tonle Basak Khan Chamkar Mon')!.unit.code, '12010103');
+  });
+
+  it('reads zeros that lead a Khmer number as nothing', () => {
+    assert.equal(top('ភូមិ៣ សង្កាត់លេខ០១')!.unit.code, '18010103');
+    assert.equal(top('ភូមិ ០៤.០៥')!.unit.code, '25070615');
+  });
+
   it('gives a span spelt with a register sign the name has not (ម៉) whole, the sign included', () => {
     const c = top('ឃុំ រការធំ, ស្រុក ច្បារម៉ន, ខេត្ត កំពង់ស្ពឺ')!;
     assert.equal(c.unit.code, '050203');

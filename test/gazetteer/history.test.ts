@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { buildDataset, buildHistoryFile } from '../../scripts/build-data.js';
-import { classifyNote, nameBeforeReclassified, parseNoteDate, readHistorySources, validateHistory } from '../../scripts/data/history.js';
+import { classifyNote, formerParentStated, nameBeforeReclassified, parseNoteDate, readHistorySources, validateHistory } from '../../scripts/data/history.js';
 import { Gazetteer } from '../../src/gazetteer/gazetteer.js';
 import { formerNameKey } from '../../src/gazetteer/history.js';
 import { HISTORY_PATH } from '../../src/gazetteer/load.js';
@@ -70,6 +70,11 @@ describe('unit history (data/history.json)', async () => {
     assert.deepEqual(g.formerParentsOf('250101'), ['03']); // Tboung Khmum, from Kampong Cham (2013)
     assert.deepEqual(g.formerParentsOf('121201'), ['1206']); // Chbar Ampov, from Mean Chey (2013)
     assert.deepEqual(g.formerParentsOf('141106'), ['1408']); // "1408 Move to 1411"
+    assert.deepEqual(g.formerParentsOf('200606'), ['2002']); // "ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍"
+    assert.deepEqual(g.formerParentsOf('120516'), ['0801']); // "ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល"
+    assert.deepEqual(g.formerParentsOf('021401'), ['0206']); // "មុនស្ថិននៅក្នុងស្រុកមោងឫស្សី" (sic)
+    // "ដែលពីមុនស្ថិតនៅក្នុងស្រុកស្វាយរៀង": the srok became Krong Svay Rieng, its parent today; not a move.
+    assert.deepEqual(g.formerParentsOf('200601'), []);
     assert.deepEqual(g.formerParentsOf('120201'), []);
     assert.deepEqual(g.formerParentsOf('nope'), []);
   });
@@ -125,6 +130,13 @@ describe('reading the NCDD notes', () => {
     assert.equal(classifyNote('Royal Degree 1445 on 31 Dec 2013 Move to Tboung Khmum', ''), 'moved');
     assert.equal(classifyNote('ពីមុនជាស្រុកបាត់ដំបង ឥឡូវប្ដូរមកជាក្រុងបាត់ដំបង', ''), 'reclassified');
     assert.equal(classifyNote('តាមប្រកាសក្រសួងមហាផ្ទៃ', 'លេខ ៤៩៣ ប្រ.ក'), 'recorded');
+  });
+
+  it('reads the former parent a move note names, with its level and province', () => {
+    assert.deepEqual(formerParentStated('ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍'), { level: 'district', km: 'កំពង់រោទិ៍', province: null });
+    assert.deepEqual(formerParentStated('ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល'), { level: 'district', km: 'កណ្ដាលស្ទឹង', province: 'កណ្តាល' });
+    assert.deepEqual(formerParentStated('ផ្លាស់ប្តូរពីឃុំ ទៀន ខេត្តកណ្តាល'), { level: 'commune', km: 'ទៀន', province: 'កណ្តាល' });
+    assert.equal(formerParentStated('កាត់ទៅខណ្ឌកំបូល'), null);
   });
 
   it('reads the former name a reclassification gives, and nothing that is not a name', () => {
