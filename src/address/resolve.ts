@@ -195,6 +195,8 @@ interface LatinSpan {
   variant: readonly number[] | undefined;
   aliasVariant: readonly number[] | undefined;
   loose: readonly number[] | undefined;
+  /** Units that had this name before (the unit history's former names, as spelt). */
+  former: readonly number[] | undefined;
 }
 
 interface Reading {
@@ -287,6 +289,8 @@ export class AddressResolver {
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
     for (const key of this.tables.aliasPrefix.keys) if (!hasKhmerLetter(key)) keys.add(romanizationKey([key]));
+    // And former Latin names (Smach Mean Chey, now Krong Khemara Phoumin), but not former codes.
+    for (const key of this.tables.formerExact.keys()) if (!hasKhmerLetter(key) && !/^\d+$/.test(key)) keys.add(romanizationKey([key]));
     const saved = options.prefixes ?? {};
     this.keyPrefixes = new PrefixSet([...keys], saved.key);
     this.loosePrefixes = new PrefixSet([...this.loose.keys()], saved.loose);
@@ -391,7 +395,7 @@ export class AddressResolver {
     const postal = this.postalMentions(parts, mentions);
 
     const completable = completionCap(tokens);
-    const readings = this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable);
+    const readings = this.severalVillages(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable), mentions);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
     // above the one before is brought down to it).
@@ -539,6 +543,8 @@ export class AddressResolver {
     const typoSpans: [number, number][] = [];
     /** Spans [a, b) some spelling explained whole (a * SPAN_KEY + b). */
     let wholeFound: Set<number> | undefined;
+    /** Spans that are former names (see below). */
+    let formers: { a: number; b: number; units: readonly number[]; span: SpanAt }[] | undefined;
     // Forgotten all at once, between addresses (a walk keeps its node).
     if (this.latinNodes >= this.spansKept) {
       this.latinSpans = new Map();
@@ -582,11 +588,30 @@ export class AddressResolver {
         found = this.addMentions(forms.alias, 'alias', span, 1, out, budget) > 0 || found;
         found = this.addMentions(forms.variant, 'variant', span, 1, out, budget) > 0 || found;
         found = this.addMentions(forms.aliasVariant, 'alias', span, 1, out, budget) > 0 || found;
+        // Former names are added at the end, unless a longer span was read (Kampong Bay, once Krong Kampot's name, in
+        // "Kampong bay Tbong Village").
+        if (forms.former) {
+          (formers ??= []).push({ a, b, units: forms.former, span });
+          found = true;
+        }
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
         if (found) {
           for (let k = a; k < b; k++) explained[k] = 1;
           (wholeFound ??= new Set()).add(a * SPAN_KEY + b);
         } else if (b - a <= 4 && !fillerEnd) typoSpans.push([a, b]);
+      }
+    }
+    if (formers) {
+      for (const f of formers) {
+        let inside = false;
+        for (const key of wholeFound ?? []) {
+          const a2 = Math.floor(key / SPAN_KEY);
+          const b2 = key % SPAN_KEY;
+          if (a2 <= f.a && f.b <= b2 && b2 - a2 > f.b - f.a) inside = true;
+        }
+        if (inside) continue;
+        this.spanStamp++;
+        this.addMentions(f.units, 'former', f.span, 1, out, budget);
       }
     }
     // Typos only where no exact, alias or variant reading explains a word.
@@ -671,7 +696,7 @@ export class AddressResolver {
     const grows = this.keyPrefixes.has(key.slice(0, -1)) || this.loosePrefixes.has(loose.slice(0, -1));
     if (!grows && b > a + 1 && !NUMBER_LEAD.has(words[b - 1]!.word)) {
       // Longer than a word and no name starts like it: latinMentions reads no match of it (none is possible).
-      found = { compact: c, number: false, grows, exact: undefined, alias: undefined, variant: undefined, aliasVariant: undefined, loose: undefined };
+      found = { compact: c, number: false, grows, exact: undefined, alias: undefined, variant: undefined, aliasVariant: undefined, loose: undefined, former: undefined };
     } else {
       const digits = c.replace(/\D/g, '');
       // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
@@ -689,6 +714,8 @@ export class AddressResolver {
         variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
         aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
         loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
+        // Not a number: a retired code is a former "name" too (search reads it; here it is a postal code or a house).
+        former: digits.length < c.length ? sameNumber(this.tables.formerExact.get(c)) : undefined,
       };
     }
     return found;
@@ -912,6 +939,32 @@ export class AddressResolver {
       }
     }
     return out;
+  }
+
+  /**
+   * An address that names two villages of the best reading's commune ("Ou Ta Putt, Chamkar Youn and Prek Sromoach
+   * Villages, Kampong Khleang Commune", ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ ឃុំស្ទឹងកាច់) is about the commune: its reading
+   * (the commune named, the rest of the chain as the village's) goes first, the village's next. Only with the commune
+   * named, and another village of it named by a span of its own, as spelt (exact, alias or variant).
+   */
+  private severalVillages(readings: Reading[], mentions: readonly Mention[]): Reading[] {
+    const best = readings[0];
+    if (!best || this.depth[best.top.u] !== LEVEL_DEPTH.village) return readings;
+    const commune = this.parent[best.top.u]!;
+    const named = best.mentions.find((m) => m.u === commune);
+    if (!named) return readings;
+    const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end);
+    const other = mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === commune && this.depth[m.u] === LEVEL_DEPTH.village
+      && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
+    if (!other) return readings;
+    const about: Reading = {
+      top: named,
+      mentions: best.mentions.filter((m) => m !== best.top),
+      former: best.former.filter(([child]) => child !== best.top.u),
+      postal: best.postal,
+      score: best.score,
+    };
+    return [about, ...readings];
   }
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */

@@ -90,7 +90,7 @@ export class Gazetteer {
       if (own.low < parent.low) parent.low = own.low;
       if (own.high > parent.high) parent.high = own.high;
     }
-    this.past = new HistoryIndex(history, (code) => this.byCode(code), (code) => this.ancestors(code).map((u) => u.code));
+    this.past = new HistoryIndex(history, (code) => this.byCode(code), (code) => this.ancestors(code).map((u) => u.code), this.units);
   }
 
   private entry(code: string): Entry {

@@ -37,11 +37,21 @@ export class HistoryIndex {
   private readonly namesByKey = new Map<string, FormerName[]>();
   readonly formerNames: readonly FormerName[];
 
+  /** Khmer name key -> the Latin name of today's units so named, when they all have one (null when they differ). */
+  private readonly latinByKhmer = new Map<string, string | null>();
+
   constructor(
     readonly history: History,
     private readonly unitOf: (code: string) => Unit | undefined,
     private readonly ancestorCodes: (code: string) => string[],
+    units: readonly Unit[] = [],
   ) {
+    for (const u of units) {
+      const key = formerNameKey(u.name_km);
+      const known = this.latinByKhmer.get(key);
+      if (known === undefined) this.latinByKhmer.set(key, u.name_latin);
+      else if (known !== null && formerNameKey(known) !== formerNameKey(u.name_latin)) this.latinByKhmer.set(key, null);
+    }
     for (const e of history.events) {
       const list = this.eventsByCode.get(e.code) ?? [];
       list.push(e);
@@ -96,9 +106,12 @@ export class HistoryIndex {
     };
     for (const e of this.history.events) {
       if (!e.name_before) continue;
+      // A former Khmer name the notes give without a Latin one (Tuek Chhou was ស្រុកកំពត) is romanised as today's
+      // units of that Khmer name all are (Kampot), when there are such units.
+      const latin = e.name_before.latin ?? (e.name_before.km ? this.latinByKhmer.get(formerNameKey(e.name_before.km)) ?? null : null);
       for (const code of this.today(e.code)) {
         add(code, e.name_before.km, `${e.event} ${e.code}`);
-        add(code, e.name_before.latin, `${e.event} ${e.code}`);
+        add(code, latin, e.name_before.latin ? `${e.event} ${e.code}` : `${e.event} ${e.code}, romanised as today's units of its Khmer name`);
       }
     }
     for (const r of this.history.retired) {

@@ -185,6 +185,28 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Phum 3 Sangkat Tonle Basak Khan Chamkar Mon')!.unit.code, '12010103');
   });
 
+  it('reads a former district name in Latin script, romanised as today\'s units of its Khmer name', () => {
+    // Tuek Chhou (0707) was Srok Kampot (NCDD: ត្រូវបានប្តូរឈ្មោះស្រុកកំពតទៅជាស្រុកទឹកឈូរ).
+    const c = top('Makprang commune, Kampot district')!;
+    assert.equal(c.unit.code, '070709');
+    assert.deepEqual(c.matched.map((m) => [m.code, m.how]), [['070709', 'exact'], ['0707', 'former']]);
+    assert.deepEqual(top('Srok Sampov Meas, Pursat')!.matched.map((m) => [m.code, m.how]), [['1505', 'former'], ['15', 'exact']]);
+    // Not inside a longer name: Kampong Bay (Krong Kampot before 2008) in a village's name.
+    const village = top('Kampong bay Tbong Village, Sangkat Kampongbay, Krong Kampot, Kampot Province')!;
+    assert.equal(village.unit.code, '07080302');
+    assert.ok(village.matched.every((m) => m.how !== 'former'));
+  });
+
+  it('answers the commune when the address names two of its villages', () => {
+    const latin = resolver().resolve('Ou Ta Putt, Chamkar Youn and Prek Sromoach Villages, Kampong Khleang Commune, Soutr Nikom District, Siem Reap Province').candidates;
+    assert.equal(latin[0]!.unit.code, '171104');
+    // The villages come next, each with the whole chain.
+    assert.deepEqual(latin.slice(1, 3).map((c) => c.unit.code).sort(), ['17110401', '17110405']);
+    assert.equal(top('ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ ឃុំស្ទឹងកាច់ ស្រុកសាលាក្រៅ')!.unit.code, '240203');
+    // One village named twice is still that village.
+    assert.equal(top('Phum Kandal, Khum Svay Dankum, Siem Reap, Kandal village')!.unit.code, top('Phum Kandal, Khum Svay Dankum, Siem Reap')!.unit.code);
+  });
+
   it('reads zeros that lead a Khmer number as nothing', () => {
     assert.equal(top('ភូមិ៣ សង្កាត់លេខ០១')!.unit.code, '18010103');
     assert.equal(top('ភូមិ ០៤.០៥')!.unit.code, '25070615');

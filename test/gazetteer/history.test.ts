@@ -101,6 +101,9 @@ describe('unit history (data/history.json)', async () => {
     assert.deepEqual(g.byFormerName('Stueng Mean Chey').map((f) => f.unit.code), ['120608', '120609', '120610']);
     assert.ok(g.byFormerName('ពោធិសែនជ័យ').some((f) => f.unit.code === '1209'));
     assert.deepEqual(g.byFormerName('Chamkar Mon'), []); // a current name is not a former one
+    // A former Khmer name with no Latin one in the notes is romanised as today's units of that Khmer name are.
+    assert.ok(g.byFormerName('Kampot').some((f) => f.unit.code === '0707')); // Tuek Chhou was ស្រុកកំពត
+    assert.ok(g.byFormerName('Sampov Meas').some((f) => f.unit.code === '1505'));
     for (const f of g.formerNames()) assert.ok(g.byCode(f.code), f.code);
   });
 
