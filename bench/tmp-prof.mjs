@@ -1,0 +1,11 @@
+import { loadGazetteer } from '../dist/gazetteer/load.js';
+import { loadSearchIndex } from '../dist/search/load.js';
+import { resolverFor } from '../dist/address/resolve.js';
+import { distinctAddresses } from './tmp-inputs.mjs';
+const g = loadGazetteer();
+const r = resolverFor(g, loadSearchIndex(g).index);
+const rows = distinctAddresses(g, 60000);
+for (const q of rows.slice(0, 10000)) r.resolve(q, { limit: 1 });
+const t = process.hrtime.bigint();
+for (const q of rows.slice(10000)) r.resolve(q, { limit: 1 });
+console.log('us/row', Number(process.hrtime.bigint() - t) / 1e3 / 50000);
