@@ -206,6 +206,8 @@ interface Reading {
   former: [number, number][];
   postal: 'agrees' | 'disagrees' | 'none';
   score: number;
+  /** Children of `top` that one span of the input fits equally (see aboutTheParent): said in an AMBIGUOUS warning. */
+  tied?: readonly number[];
 }
 
 export interface ResolverOptions {
@@ -395,7 +397,7 @@ export class AddressResolver {
     const postal = this.postalMentions(parts, mentions);
 
     const completable = completionCap(tokens);
-    const readings = this.severalVillages(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable), mentions);
+    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable), mentions);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
     // above the one before is brought down to it).
@@ -942,21 +944,20 @@ export class AddressResolver {
   }
 
   /**
-   * An address that names two villages of the best reading's commune ("Ou Ta Putt, Chamkar Youn and Prek Sromoach
-   * Villages, Kampong Khleang Commune", ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ ឃុំស្ទឹងកាច់) is about the commune: its reading
-   * (the commune named, the rest of the chain as the village's) goes first, the village's next. Only with the commune
-   * named, and another village of it named by a span of its own, as spelt (exact, alias or variant).
+   * An address is about the parent of the best reading's unit, whose reading (the parent as named, the rest of the chain
+   * as the unit's) then goes first and the unit's next, when the parent is named and the address names:
+   * - two villages of one commune ("Ou Ta Putt, Chamkar Youn and Prek Sromoach Villages, Kampong Khleang Commune",
+   *   ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ ឃុំស្ទឹងកាច់), the other by a span of its own, as spelt (exact, alias or variant);
+   * - or a name that fits several of the parent's children equally (see siblingsTied).
    */
-  private severalVillages(readings: Reading[], mentions: readonly Mention[]): Reading[] {
+  private aboutTheParent(readings: Reading[], mentions: readonly Mention[]): Reading[] {
     const best = readings[0];
-    if (!best || this.depth[best.top.u] !== LEVEL_DEPTH.village) return readings;
-    const commune = this.parent[best.top.u]!;
-    const named = best.mentions.find((m) => m.u === commune);
+    if (!best || best.top.start < 0) return readings;
+    const parent = this.parent[best.top.u]!;
+    const named = parent >= 0 ? best.mentions.find((m) => m.u === parent) : undefined;
     if (!named) return readings;
-    const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end);
-    const other = mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === commune && this.depth[m.u] === LEVEL_DEPTH.village
-      && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
-    if (!other) return readings;
+    const tied = this.siblingsTied(readings);
+    if (tied.length === 0 && !this.anotherVillage(best, mentions)) return readings;
     const about: Reading = {
       top: named,
       mentions: best.mentions.filter((m) => m !== best.top),
@@ -964,7 +965,37 @@ export class AddressResolver {
       postal: best.postal,
       score: best.score,
     };
+    if (tied.length > 0) about.tied = tied;
     return [about, ...readings];
+  }
+
+  /**
+   * The best reading's unit and its siblings that the same span names just as well (the same way, the same score): a
+   * name written without the number that tells them apart (សង្កាត់ផ្សារដេប៉ូ: Phsar Depou 1, 2 and 3 of Tuol Kouk);
+   * none when the best one has no such sibling.
+   */
+  private siblingsTied(readings: readonly Reading[]): number[] {
+    const best = readings[0]!;
+    const tied: number[] = [];
+    for (let k = 1; k < readings.length; k++) {
+      const r = readings[k]!;
+      // Equal, not only within the namesake band: Chak (exact) and Chek (a variant, vowels folded) are told apart.
+      if (r.score < best.score - 1e-9) break;
+      if (this.parent[r.top.u] === this.parent[best.top.u] && r.top.start === best.top.start && r.top.end === best.top.end && r.top.how === best.top.how) {
+        tied.push(r.top.u);
+      }
+    }
+    if (tied.length > 0) tied.unshift(best.top.u);
+    return tied;
+  }
+
+  /** Whether the best reading is a village and another village of its commune is named by a span of its own. */
+  private anotherVillage(best: Reading, mentions: readonly Mention[]): boolean {
+    if (this.depth[best.top.u] !== LEVEL_DEPTH.village) return false;
+    const commune = this.parent[best.top.u]!;
+    const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end);
+    return mentions.some((m) => m.u !== best.top.u && this.parent[m.u] === commune && this.depth[m.u] === LEVEL_DEPTH.village
+      && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
   }
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */
@@ -1368,6 +1399,16 @@ export class AddressResolver {
         code: 'AMBIGUOUS',
         message: flat`${rivals.length + 1} or more units fit the address equally well (${[unit.code, ...codes].join(', ')}${rivals.length > 10 ? ', ...' : ''}); add the commune, district or province to tell them apart.`,
         message_km: flat`មានអង្គភាពចំនួន ${rivals.length + 1} ឬច្រើនជាងនេះ ត្រូវនឹងអាសយដ្ឋាននេះស្មើៗគ្នា។ សូមបន្ថែមឃុំ/សង្កាត់ ស្រុក/ខណ្ឌ ឬខេត្ត ដើម្បីបែងចែក។`,
+        codes,
+      });
+    }
+
+    if (reading.tied) {
+      const codes = reading.tied.map((u) => this.units[u]!.code);
+      warnings.push({
+        code: 'AMBIGUOUS',
+        message: flat`The address names one of ${codes.length} units of ${name(unit)} that fit it equally (${codes.join(', ')}), without what tells them apart (a number, most often); ${name(unit)} is the answer, they are the next candidates.`,
+        message_km: flat`អាសយដ្ឋាននេះដាក់ឈ្មោះមួយ ដែលត្រូវនឹងអង្គភាពចំនួន ${codes.length} ក្នុង ${nameKm(unit)} ស្មើៗគ្នា (${codes.join(', ')}) ដោយគ្មានអ្វីបែងចែក (ជាញឹកញាប់ លេខរៀង)។ ចម្លើយគឺ ${nameKm(unit)} ហើយអង្គភាពទាំងនោះជាបេក្ខភាពបន្ទាប់។`,
         codes,
       });
     }

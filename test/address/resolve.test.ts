@@ -207,6 +207,18 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Phum Kandal, Khum Svay Dankum, Siem Reap, Kandal village')!.unit.code, top('Phum Kandal, Khum Svay Dankum, Siem Reap')!.unit.code);
   });
 
+  it('answers the parent when a name fits several of its children equally (the number left out)', () => {
+    const c = top('សង្កាត់ផ្សារដេប៉ូ ខណ្ឌទួលគោក')!;
+    assert.equal(c.unit.code, '1204');
+    const ambiguous = c.warnings.find((w) => w.code === 'AMBIGUOUS')!;
+    assert.deepEqual(ambiguous.codes, ['120401', '120402', '120403']);
+    assert.match(ambiguous.message_km, /ខណ្ឌទួលគោក/);
+    assert.deepEqual(resolver().resolve('សង្កាត់ផ្សារដេប៉ូ ខណ្ឌទួលគោក').candidates.slice(1, 4).map((x) => x.unit.code).sort(), ['120401', '120402', '120403']);
+    // With the number, the sangkat; and Chak (as spelt) is not tied with its sibling Chek (vowels folded).
+    assert.equal(top('សង្កាត់ផ្សារដេប៉ូ៣ ខណ្ឌទួលគោក')!.unit.code, '120403');
+    assert.equal(top('Chak Village, Kampong Chen Cheung Commune, Stoung District')!.unit.code, '06080403');
+  });
+
   it('reads zeros that lead a Khmer number as nothing', () => {
     assert.equal(top('ភូមិ៣ សង្កាត់លេខ០១')!.unit.code, '18010103');
     assert.equal(top('ភូមិ ០៤.០៥')!.unit.code, '25070615');
