@@ -17,7 +17,7 @@
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
 import { clusterStarts, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../search/khmer.js';
-import { compact, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
+import { compact, foldWords, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, TypoIndex, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
@@ -1070,7 +1070,15 @@ export class AddressResolver {
           lookups++;
           addressWork.pieces++;
           const bestChild = this.nearestChild(reading.top.u, piece);
-          if (bestChild < 0) continue;
+          if (bestChild < 0) {
+            // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
+            // reading stays this unit's, raised as a typo would raise it, with the children said in a warning.
+            const numbered = this.numberedChildren(reading.top.u, piece);
+            if (numbered.length < 2) continue;
+            const m = this.mention(numbered[0]!, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
+            added.push({ ...reading, score: reading.score + m.weight, tied: numbered });
+            continue;
+          }
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer, piece.latin);
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
@@ -1223,6 +1231,33 @@ export class AddressResolver {
     known.set(piece.text, best);
     this.nearestKept++;
     return best;
+  }
+
+  /**
+   * The children of `u` whose name is the piece and a number (ត្រពាំងថ្លឹង១ ... ៤ for ត្រពាំងថ្លឹង; Chaom Chau Ti Muoy
+   * ... Bei for Chaom Chau), for a piece with no digit.
+   */
+  private numberedChildren(u: number, piece: { text: string; khmer?: unknown }): number[] {
+    const text = piece.khmer ? subscriptsAsOne(piece.text) : compact(piece.text.split(' '));
+    if (text.length < 3 || /\d/.test(text)) return [];
+    const out: number[] = [];
+    for (const child of this.childrenOf(u)) {
+      if (piece.khmer ? this.khmerFormsOf(child).some((f) => f.digits !== '' && f.text.replace(/\d/g, '') === text) : this.latinStem(child) === text) {
+        out.push(child);
+      }
+    }
+    return out;
+  }
+
+  private readonly latinStems: (string | undefined)[] = [];
+  /** A unit's Latin name without its number, compact ("Chaom Chau Ti Muoy": chaomchau); '' for a name with none. */
+  private latinStem(u: number): string {
+    let stem = this.latinStems[u];
+    if (stem === undefined) {
+      const words = normaliseNumbers(foldWords(this.units[u]!.name_latin));
+      this.latinStems[u] = stem = words.some((w) => /^\d+$/.test(w)) ? compact(words.filter((w) => !/^\d+$/.test(w))) : '';
+    }
+    return stem;
   }
 
   /** Per unit (an array indexed by unit: at most one entry per unit of the gazetteer). */
@@ -1407,8 +1442,8 @@ export class AddressResolver {
       const codes = reading.tied.map((u) => this.units[u]!.code);
       warnings.push({
         code: 'AMBIGUOUS',
-        message: flat`The address names one of ${codes.length} units of ${name(unit)} that fit it equally (${codes.join(', ')}), without what tells them apart (a number, most often); ${name(unit)} is the answer, they are the next candidates.`,
-        message_km: flat`អាសយដ្ឋាននេះដាក់ឈ្មោះមួយ ដែលត្រូវនឹងអង្គភាពចំនួន ${codes.length} ក្នុង ${nameKm(unit)} ស្មើៗគ្នា (${codes.join(', ')}) ដោយគ្មានអ្វីបែងចែក (ជាញឹកញាប់ លេខរៀង)។ ចម្លើយគឺ ${nameKm(unit)} ហើយអង្គភាពទាំងនោះជាបេក្ខភាពបន្ទាប់។`,
+        message: flat`The address names one of ${codes.length} units of ${name(unit)} that fit it equally (${codes.join(', ')}), without what tells them apart (a number, most often): ${name(unit)} is the answer.`,
+        message_km: flat`អាសយដ្ឋាននេះដាក់ឈ្មោះមួយ ដែលត្រូវនឹងអង្គភាពចំនួន ${codes.length} ក្នុង ${nameKm(unit)} ស្មើៗគ្នា (${codes.join(', ')}) ដោយគ្មានអ្វីបែងចែក (ជាញឹកញាប់ លេខរៀង)។ ចម្លើយគឺ ${nameKm(unit)}។`,
         codes,
       });
     }

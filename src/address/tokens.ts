@@ -6,6 +6,7 @@
  * Separators (commas, newlines, semicolons) and the parts' spans end runs and segments.
  */
 import type { Level } from '../gazetteer/types.js';
+import { INDEPENDENT_VOWELS } from '../search/khmer.js';
 import { foldWords } from '../search/latin.js';
 import type { Span } from './parts.js';
 
@@ -179,6 +180,16 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     }
     // Zeros that lead a number mean nothing (សង្កាត់លេខ០១): left out, as part of the digit after them.
     if (c === 0x30 && !isDigit(norm.charCodeAt(norm.length - 1)) && nextDigitAfterZeros(text, i)) continue;
+    // An independent vowel is read as the អ and vowel typed for it (see search/khmer.ts): two characters of one.
+    if (c >= 0x17a5 && c <= 0x17b3) {
+      const expanded = INDEPENDENT_VOWELS.get(ch);
+      if (expanded !== undefined) {
+        norm += expanded;
+        offsets.push(i, i);
+        ends.push(i + 1, i + 1);
+        continue;
+      }
+    }
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
     // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).

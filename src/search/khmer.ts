@@ -20,6 +20,15 @@ const ORDINAL_BEFORE_DIGIT = /(?:ទី|លេខ)(?=\d)/g;
 export const SIDE_BEFORE_DIRECTION = /ខាង(?=កើត|លិច|ជើង|ត្បូង)/g;
 const OPTIONAL_SIGNS = /[\u17C9\u17CA\u17CD]/g;
 
+/**
+ * Independent vowels and the អ with a dependent vowel that is typed for them (ឯម and អែម, ឧត្តម and អុត្តម): one
+ * spelling, the two letters.
+ */
+export const INDEPENDENT_VOWELS: ReadonlyMap<string, string> = new Map([
+  ['ឥ', 'អិ'], ['ឦ', 'អី'], ['ឧ', 'អុ'], ['ឩ', 'អូ'], ['ឯ', 'អែ'], ['ឰ', 'អៃ'], ['ឱ', 'អោ'], ['ឳ', 'អៅ'],
+]);
+const INDEPENDENT_VOWEL = /[ឥឦឧឩឯឰឱឳ]/g;
+
 /** Zeros that lead a number: សង្កាត់លេខ០១ = សង្កាត់លេខ១. */
 const LEADING_ZEROS = /(?<![0-9])0+(?=[0-9])/g;
 
@@ -31,11 +40,12 @@ export function hasKhmer(text: string): boolean {
 
 /**
  * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, no spaces, no
- * register signs or ៍, no ខាង before a direction, no zeros leading a number, no ទី or លេខ before a number.
+ * register signs or ៍, no ខាង before a direction, no zeros leading a number, independent vowels as អ and a vowel, no ទី or លេខ before a number.
  */
 export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
     .replace(COENG_DA, '\u17D2\u178F')
+    .replace(INDEPENDENT_VOWEL, (v) => INDEPENDENT_VOWELS.get(v)!)
     .replace(NOT_MEANINGFUL, '')
     .replace(OPTIONAL_SIGNS, '')
     .replace(SIDE_BEFORE_DIRECTION, '')
@@ -63,6 +73,8 @@ export function clusterStarts(normalised: string): number[] {
   return starts;
 }
 
+const NUMBER_MARK_AT_END = /(?:ទី|លេខ)$/;
+
 /** Khmer number words, longest first (ប្រាំមួយ before មួយ), and their digits. */
 const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួយ', '6'], ['ប្រាំពីរ', '7'], ['ប្រាំបី', '8'], ['ប្រាំបួន', '9'],
   ['មួយ', '1'], ['ពីរ', '2'], ['បួន', '4'], ['ប្រាំ', '5'], ['បី', '3']];
@@ -74,7 +86,8 @@ const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួ
 export function numberWordAsDigit(text: string): string | null {
   for (const [word, digit] of KHMER_NUMBER_WORDS) {
     if (text.length > word.length && text.endsWith(word) && text.charCodeAt(text.length - word.length - 1) !== 0x17d2) {
-      return text.slice(0, -word.length) + digit;
+      // As normaliseKhmer reads a digit: without ទី or លេខ before it (សាលាលេខប្រាំ: សាលា5, as សាលាលេខ៥ is read).
+      return text.slice(0, -word.length).replace(NUMBER_MARK_AT_END, '') + digit;
     }
   }
   return null;

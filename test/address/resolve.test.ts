@@ -219,6 +219,25 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Chak Village, Kampong Chen Cheung Commune, Stoung District')!.unit.code, '06080403');
   });
 
+  it('answers a unit whose children one name fits without their number (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤)', () => {
+    const c = top('ភូមិត្រពាំងថ្លឹង សង្កាត់ចោមចៅ ខណ្ឌពោធិ៍សែនជ័យ')!;
+    // Chaom Chau 1, 2 and 3 tie on their name; only Chaom Chau 1 has villages named Trapeang Thloeng.
+    assert.equal(c.unit.code, '120914');
+    assert.deepEqual(c.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, ['12091405', '12091406', '12091407', '12091408']);
+    assert.equal(top('ភូមិត្រពាំងថ្លឹង២ សង្កាត់ចោមចៅ ខណ្ឌពោធិ៍សែនជ័យ')!.unit.code, '12091406');
+  });
+
+  it('reads Khmer names spelt with an independent vowel, or with a number as a digit after លេខ', () => {
+    assert.equal(top('ភូមិដូនឯម ឃុំគោកដូង ស្រុកអង្គរជុំ ខេត្តសៀមរាប')!.unit.code, '17010314'); // ដូនអែម
+    assert.equal(top('ភូមិសាលាលេខ៥ ក្នុងឃុំអូរឫស្សី ស្រុកកំពង់ត្រឡាច')!.unit.code, '04050602'); // សាលាលេខប្រាំ
+  });
+
+  it('reads the commune a village was in before its commune was split (NCDD: ឃុំថ្មីបំបែកចេញពីឃុំស្វាយជ្រុំ)', () => {
+    const c = top('ភូមិដំបូកកកោះ ឃុំស្វាយជ្រុំ ស្រុករលាប្អៀរ ខេត្តកំពង់ឆ្នាំង')!;
+    assert.equal(c.unit.code, '04061402');
+    assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
+  });
+
   it('reads zeros that lead a Khmer number as nothing', () => {
     assert.equal(top('ភូមិ៣ សង្កាត់លេខ០១')!.unit.code, '18010103');
     assert.equal(top('ភូមិ ០៤.០៥')!.unit.code, '25070615');

@@ -73,6 +73,8 @@ describe('unit history (data/history.json)', async () => {
     assert.deepEqual(g.formerParentsOf('200606'), ['2002']); // "ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍"
     assert.deepEqual(g.formerParentsOf('120516'), ['0801']); // "ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល"
     assert.deepEqual(g.formerParentsOf('021401'), ['0206']); // "មុនស្ថិននៅក្នុងស្រុកមោងឫស្សី" (sic)
+    assert.deepEqual(g.formerParentsOf('04061402'), ['040612']); // "ឃុំថ្មីបំបែកចេញពីឃុំស្វាយជ្រុំ", on the village
+    assert.ok(g.formerParentsOf('180601').includes('1802')); // "កាត់ចេញពីស្រុកព្រៃនប់"
     // "ដែលពីមុនស្ថិតនៅក្នុងស្រុកស្វាយរៀង": the srok became Krong Svay Rieng, its parent today; not a move.
     assert.deepEqual(g.formerParentsOf('200601'), []);
     assert.deepEqual(g.formerParentsOf('120201'), []);
@@ -139,7 +141,9 @@ describe('reading the NCDD notes', () => {
     assert.deepEqual(formerParentStated('ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍'), { level: 'district', km: 'កំពង់រោទិ៍', province: null });
     assert.deepEqual(formerParentStated('ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល'), { level: 'district', km: 'កណ្ដាលស្ទឹង', province: 'កណ្តាល' });
     assert.deepEqual(formerParentStated('ផ្លាស់ប្តូរពីឃុំ ទៀន ខេត្តកណ្តាល'), { level: 'commune', km: 'ទៀន', province: 'កណ្តាល' });
+    assert.deepEqual(formerParentStated('ឃុំថ្មីបំបែកចេញពីឃុំស្វាយជ្រុំ'), { level: 'commune', km: 'ស្វាយជ្រុំ', province: null });
     assert.equal(formerParentStated('កាត់ទៅខណ្ឌកំបូល'), null);
+    assert.equal(formerParentStated('បំបែកចេញពីភូមិត្រពាំងថ្លឹង'), null); // a village: a predecessor, never a parent
   });
 
   it('reads the former name a reclassification gives, and nothing that is not a name', () => {

@@ -41,6 +41,12 @@ describe('Khmer normalisation', () => {
     }
   });
 
+  it('reads an independent vowel as the អ and vowel typed for it', () => {
+    assert.equal(normaliseKhmer('ដូនឯម'), normaliseKhmer('ដូនអែម'));
+    assert.equal(normaliseKhmer('ឧត្តម'), normaliseKhmer('អុត្តម'));
+    assert.notEqual(normaliseKhmer('ឱរ៉ាល់'), normaliseKhmer('អូរ៉ាល់'));
+  });
+
   it('leaves out zeros that lead a number, and no other zero', () => {
     assert.equal(normaliseKhmer('សង្កាត់លេខ០១'), normaliseKhmer('សង្កាត់លេខ១'));
     assert.equal(normaliseKhmer('ភូមិ១០'), 'ភូមិ10');
@@ -56,6 +62,9 @@ describe('Khmer normalisation', () => {
   it('gives a name ending in a number word a form with the digit, longest word first', () => {
     assert.equal(numberWordAsDigit(normaliseKhmer('ម្លូព្រៃមួយ')), normaliseKhmer('ម្លូព្រៃ១'));
     assert.equal(numberWordAsDigit('ស្វាយប្រាំបី'), 'ស្វាយ8');
+    // ទី or លេខ before the number word goes, as before a digit.
+    assert.equal(numberWordAsDigit(normaliseKhmer('សាលាលេខប្រាំ')), normaliseKhmer('សាលាលេខ៥'));
+    assert.equal(numberWordAsDigit(normaliseKhmer('ព្រៃទទឹងទីមួយ')), normaliseKhmer('ព្រៃទទឹងទី១'));
     assert.equal(numberWordAsDigit('ស្វាយ'), null);
     assert.equal(numberWordAsDigit('មួយ'), null);
   });
