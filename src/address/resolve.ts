@@ -954,18 +954,20 @@ export class AddressResolver {
     const best = readings[0];
     if (!best || best.top.start < 0) return readings;
     const parent = this.parent[best.top.u]!;
-    const named = parent >= 0 ? best.mentions.find((m) => m.u === parent) : undefined;
-    if (!named) return readings;
-    const tied = this.siblingsTied(readings);
-    if (tied.length === 0 && !this.anotherVillage(best, mentions)) return readings;
-    const about: Reading = {
-      top: named,
-      mentions: best.mentions.filter((m) => m !== best.top),
-      former: best.former.filter(([child]) => child !== best.top.u),
-      postal: best.postal,
-      score: best.score,
-    };
-    if (tied.length > 0) about.tied = tied;
+    if (parent < 0) return readings;
+    const named = best.mentions.find((m) => m.u === parent);
+    const tied = named ? this.siblingsTied(readings) : [];
+    if (tied.length > 0) {
+      const about: Reading = { top: named!, mentions: best.mentions.filter((m) => m !== best.top), former: best.former.filter(([child]) => child !== best.top.u),
+        postal: best.postal, score: best.score, tied };
+      return [about, ...readings];
+    }
+    const other = this.anotherVillage(best, mentions);
+    if (!other) return readings;
+    // The villages stay in what the input matched: each span names its village; the answer is their commune (named, or
+    // not: "two villages, Dang Plet and Narong, in Chheb district").
+    const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0 };
+    const about: Reading = { top, mentions: [...best.mentions, other], former: best.former, postal: best.postal, score: best.score + other.weight };
     return [about, ...readings];
   }
 
@@ -989,12 +991,12 @@ export class AddressResolver {
     return tied;
   }
 
-  /** Whether the best reading is a village and another village of its commune is named by a span of its own. */
-  private anotherVillage(best: Reading, mentions: readonly Mention[]): boolean {
-    if (this.depth[best.top.u] !== LEVEL_DEPTH.village) return false;
+  /** When the best reading is a village, another village of its commune named by a span of its own: its mention. */
+  private anotherVillage(best: Reading, mentions: readonly Mention[]): Mention | undefined {
+    if (this.depth[best.top.u] !== LEVEL_DEPTH.village) return undefined;
     const commune = this.parent[best.top.u]!;
     const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end);
-    return mentions.some((m) => m.u !== best.top.u && this.parent[m.u] === commune && this.depth[m.u] === LEVEL_DEPTH.village
+    return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === commune && this.depth[m.u] === LEVEL_DEPTH.village
       && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
   }
 

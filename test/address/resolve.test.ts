@@ -203,6 +203,10 @@ describe('address resolver: candidate fields', () => {
     // The villages come next, each with the whole chain.
     assert.deepEqual(latin.slice(1, 3).map((c) => c.unit.code).sort(), ['17110401', '17110405']);
     assert.equal(top('ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ ឃុំស្ទឹងកាច់ ស្រុកសាលាក្រៅ')!.unit.code, '240203');
+    // The commune unnamed: each village's span still names it, the answer is their commune.
+    const unnamed = top('two villages, Dang Plet and Narong, in Chheb district')!;
+    assert.equal(unnamed.unit.code, '130202');
+    assert.deepEqual(unnamed.matched.map((m) => m.code), ['13020204', '13020203', '1302']);
     // One village named twice is still that village.
     assert.equal(top('Phum Kandal, Khum Svay Dankum, Siem Reap, Kandal village')!.unit.code, top('Phum Kandal, Khum Svay Dankum, Siem Reap')!.unit.code);
   });
