@@ -68,8 +68,12 @@ export function foldWords(text: string): string[] {
     .split(' ')
     .filter(Boolean)
     // "bkk1" -> "bkk 1", "phum12" -> "phum 12"
-    .flatMap((word) => word.split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/));
+    .flatMap((word) => word.split(/(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])/))
+    .map((word) => ABBREVIATIONS.get(word) ?? word);
 }
+
+/** Words people shorten in place names: Kg. Cham, Kg Speu (no unit's name has the word kg). */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map([['kg', 'kampong']]);
 
 /** Number words to digits, then number markers before a digit dropped: "ti muoy" -> "1", "pram pir" -> "7". */
 export function normaliseNumbers(words: readonly string[]): string[] {

@@ -242,6 +242,11 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
   });
 
+  it('reads Kg. as Kampong', () => {
+    assert.equal(top('Sangkat Kg Cham, Krong Kg Cham')!.unit.code, '030502');
+    assert.equal(top('Kg. Speu Province')!.unit.code, '05');
+  });
+
   it('reads zeros that lead a Khmer number as nothing', () => {
     assert.equal(top('ភូមិ៣ សង្កាត់លេខ០១')!.unit.code, '18010103');
     assert.equal(top('ភូមិ ០៤.០៥')!.unit.code, '25070615');

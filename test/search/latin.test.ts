@@ -15,6 +15,8 @@ describe('Latin normalisation', () => {
   it('folds case, diacritics, apostrophes, hyphens and spacing', () => {
     assert.deepEqual(foldWords('Kratié'), ['kratie']);
     assert.deepEqual(foldWords("Tuek L'ak"), ['tuek', 'lak']);
+    // Kg. for Kampong, as people shorten it.
+    assert.deepEqual(foldWords('Kg. Cham'), ['kampong', 'cham']);
     assert.deepEqual(foldWords('Tuek-L’ak  Ti-Muoy'), ['tuek', 'lak', 'ti', 'muoy']);
     assert.deepEqual(foldWords('BKK1'), ['bkk', '1']);
     assert.deepEqual(foldWords('Phum១២'), ['phum', '12']);

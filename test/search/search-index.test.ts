@@ -32,6 +32,7 @@ describe('SearchIndex', () => {
     assert.equal(first(index, 'Kampong Thum')!.unit.code, '06');
     assert.equal(first(index, 'Battambnag')!.match, 'typo');
     assert.equal(first(index, 'Siemreap')!.unit.code, '17');
+    assert.deepEqual([first(index, 'Kg. Chhnang')!.unit.code, first(index, 'Kg. Chhnang')!.match], ['04', 'exact']);
   });
 
   it('finds postal codes, the owner first, and prefixes', () => {
