@@ -160,6 +160,11 @@ interface Mention {
   /** For coverage: Khmer run index and normalised span, or Latin word range. */
   khmer?: { run: number; from: number; to: number };
   latin?: { from: number; to: number };
+  /**
+   * The span follows two unit words (ភូមិ និងឃុំស្វាយចេក, Khum-Srok Takhmao, ក្រុង/ខេត្តព្រះសីហនុ): one name written
+   * once for two levels, so a reading may use it for a unit and for its ancestor (see overlaps).
+   */
+  twice: boolean;
 }
 
 /** A span of the input that names units: where it is, the unit words around it, and what it weighs. */
@@ -170,6 +175,8 @@ interface SpanAt {
   hint: Level | null;
   /** Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ): the level the first announces, taken for a unit of that level. */
   other: Level | null;
+  /** Those two joined by a sign or "and": the name is written for both (see Mention.twice). */
+  twice: boolean;
   /** Before the match's base weight (see AddressResolver.mention). */
   weight: number;
   chars: number;
@@ -390,8 +397,8 @@ export class AddressResolver {
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
     const budget = new MentionBudget(mentions, this.parent, this.mentionOf, this.named);
-    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, mentions, budget));
-    this.latinMentions(tokens.latin, mentions, budget);
+    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, text, mentions, budget));
+    this.latinMentions(tokens.latin, text, mentions, budget);
     budget.release();
     addressWork.mentions += mentions.length;
     const postal = this.postalMentions(parts, mentions);
@@ -412,7 +419,7 @@ export class AddressResolver {
 
   // ---- mentions ----
 
-  private khmerMentions(run: KhmerRun, r: number, out: Mention[], budget: MentionBudget): void {
+  private khmerMentions(run: KhmerRun, r: number, input: string, out: Mention[], budget: MentionBudget): void {
     const { text } = run;
     const starts = clusterStarts(text);
     const isBoundary = new Uint8Array(text.length + 1);
@@ -452,9 +459,11 @@ export class AddressResolver {
         // Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ: municipality and province of the same name) announce either level.
         const before = run.unitWords.find((w) => w.end === i);
         const other = before ? hintAt.get(before.start) ?? null : null;
+        // Joined by a sign or និង, the two are one name written for both (ភូមិ និងឃុំស្វាយចេក, ក្រុង/ខេត្តព្រះសីហនុ).
+        const twice = other !== null && JOINED.test(input.slice(run.ends[before!.start - 1]!, run.offsets[before!.start]!));
         const edge = clean[i] && clean[j] ? 1 : PARTIAL;
         const chars = j - i;
-        const span: SpanAt = { start: run.offsets[i]!, end: run.ends[j - 1]!, hint, other, weight: chars * edge, chars,
+        const span: SpanAt = { start: run.offsets[i]!, end: run.ends[j - 1]!, hint, other, twice, weight: chars * edge, chars,
           khmer: { run: r, from: i, to: j }, latin: undefined };
         this.spanStamp++;
         this.addMentions(exact, 'exact', span, 1, out, budget);
@@ -530,11 +539,14 @@ export class AddressResolver {
   private readonly mentionOf = (u: number, how: MatchHow, span: SpanAt, factor: number) => this.spanMention(u, how, span, factor);
   /** A mention of unit `u` by a span. */
   private spanMention(u: number, how: MatchHow, span: SpanAt, factor: number): Mention {
-    const hint = span.other !== null && span.other === LEVELS[this.depth[u]!] ? span.other : span.hint;
-    return this.mention(u, span.start, span.end, how, hint, span.weight * factor, span.chars, span.khmer, span.latin);
+    const level = LEVELS[this.depth[u]!];
+    const hint = span.other !== null && span.other === level ? span.other : span.hint;
+    // Written once for the two levels its unit words announce, and for those only.
+    const twice = span.twice && (level === span.other || level === span.hint);
+    return this.mention(u, span.start, span.end, how, hint, span.weight * factor, span.chars, span.khmer, span.latin, twice);
   }
 
-  private latinMentions(words: readonly LatinWord[], out: Mention[], budget: MentionBudget): void {
+  private latinMentions(words: readonly LatinWord[], input: string, out: Mention[], budget: MentionBudget): void {
     const nearCache = new Map<string, string[]>();
     const near = (w: string) => {
       let found = nearCache.get(w);
@@ -584,7 +596,8 @@ export class AddressResolver {
         }
         const hint = this.latinHint(words, a, b);
         if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
-        const span: SpanAt = { start: words[a]!.start, end: last.end, hint, other: null, weight: chars, chars, khmer: undefined, latin: { from: a, to: b } };
+        const other = latinOther(words, a, input);
+        const span: SpanAt = { start: words[a]!.start, end: last.end, hint, other, twice: other !== null, weight: chars, chars, khmer: undefined, latin: { from: a, to: b } };
         this.spanStamp++;
         let found = this.addMentions(forms.exact, 'exact', span, 1, out, budget) > 0;
         found = this.addMentions(forms.alias, 'alias', span, 1, out, budget) > 0 || found;
@@ -770,10 +783,10 @@ export class AddressResolver {
   }
 
   private mention(u: number, start: number, end: number, how: MatchHow, hint: Level | null, weight: number, chars: number,
-    khmer: Mention['khmer'], latin: Mention['latin']): Mention {
+    khmer: Mention['khmer'], latin: Mention['latin'], twice = false): Mention {
     const agree = hint === null ? 1 : hint === LEVELS[this.depth[u]!] ? HINT_AGREES : HINT_DISAGREES;
     // Every mention has the same shape (khmer and latin both present, one undefined): faster property reads.
-    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer, latin };
+    return { u, start, end, how, hint, weight: weight * BASE[how] * agree, chars, khmer, latin, twice };
   }
 
   // ---- readings ----
@@ -966,7 +979,7 @@ export class AddressResolver {
     if (!other) return readings;
     // The villages stay in what the input matched: each span names its village; the answer is their commune (named, or
     // not: "two villages, Dang Plet and Narong, in Chheb district").
-    const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0 };
+    const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
     const about: Reading = { top, mentions: [...best.mentions, other], former: best.former, postal: best.postal, score: best.score + other.weight };
     return [about, ...readings];
   }
@@ -1616,6 +1629,24 @@ export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressR
   return resolver;
 }
 
+/**
+ * Two unit words joined by a sign or "and" before word `a` ("Khum-Srok Takhmao", "Phum and Khum Svay Chek"): the level
+ * of the first, which the name is also written for; else null. Not two in a row with a space only ("Tuek Vil Khum
+ * Kampong Prasat": Vil ends a name).
+ */
+function latinOther(words: readonly LatinWord[], a: number, input: string): Level | null {
+  const before = words[a - 1];
+  if (!before?.unit || before.segment !== words[a]!.segment) return null;
+  let k = a - 2;
+  if (words[k]?.word === 'and') k--;
+  const first = words[k];
+  if (!first?.unit || first.unit === before.unit || first.segment !== before.segment) return null;
+  return JOINED.test(input.slice(first.end, before.start)) ? first.unit : null;
+}
+
+/** What joins two unit words written for one name: a hyphen, a slash, an ampersand, "and" or និង. */
+const JOINED = /^\s*(?:[-/&]|and|និង)\s*$/i;
+
 /** Spans [a, b) of Latin words or of a Khmer run's characters are keyed a * SPAN_KEY + b (an address is shorter). */
 const SPAN_KEY = 4096;
 /** The shortest Khmer name (in UTF-16 units) looked up with a typo after a unit word (see khmerTypoMentions). */
@@ -1765,7 +1796,9 @@ export class FirstThenKept {
 }
 
 function overlaps(a: Mention, b: Mention): boolean {
-  return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end;
+  return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end
+    // One name written once for two levels (see Mention.twice), read for two units.
+    && !(a.twice && b.twice && a.start === b.start && a.end === b.end && a.u !== b.u);
 }
 
 /**

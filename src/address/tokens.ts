@@ -167,8 +167,10 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     if (KHMER_SKIP.has(ch) || isZeroWidth(c)) {
       // A full stop after a short cluster is an abbreviation (ភ. ឃ. ស្រ.): recorded as a unit word.
       if (ch === '.') markAbbreviation(norm, unitWords);
-      // នៃ ("of") written after a space and before a unit word (ភូមិព្រះអង្គ នៃឃុំរកាពប្រាំ) is not part of a name.
+      // នៃ ("of") written after a space and before a unit word (ភូមិព្រះអង្គ នៃឃុំរកាពប្រាំ) is not part of a name, nor
+      // និង ("and") between two (ភូមិ និងឃុំស្វាយចេក: the village and the commune of Svay Chek).
       else if (ch === ' ' && text.startsWith(OF, i + 1) && KHMER_UNIT_WORDS.some(([word]) => text.startsWith(word, i + 1 + OF.length))) i += OF.length;
+      else if (ch === ' ' && text.startsWith(AND, i + 1) && unitWordEndsAt(norm, unitWords) && KHMER_UNIT_WORDS.some(([word]) => text.startsWith(word, i + 1 + AND.length))) i += AND.length;
       continue;
     }
     if (!isKhmer(c) && !isDigit(c)) break;
@@ -241,6 +243,13 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
 
 /** នៃ, "of", between a name and the next unit word. */
 const OF = 'នៃ';
+/** និង, "and", between two unit words. */
+const AND = 'និង';
+
+/** Whether the run so far ends with a unit word (KHMER_UNIT_WORDS; abbreviations are marked where their stop is). */
+function unitWordEndsAt(norm: string, unitWords: KhmerRun['unitWords']): boolean {
+  return KHMER_UNIT_WORDS.some(([word]) => norm.endsWith(word)) || unitWords.some((u) => u.end === norm.length);
+}
 
 /** Whether the zeros from `i` are followed by another digit (in the text, spaces and the like aside). */
 function nextDigitAfterZeros(text: string, i: number): boolean {

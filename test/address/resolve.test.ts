@@ -242,6 +242,19 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
   });
 
+  it('reads one name written for two levels, when their unit words are joined (ភូមិ និងឃុំ, Khum-Srok)', () => {
+    const km = top('ភូមិ និងឃុំស្វាយចេក ស្រុកអង្គរធំ ខេត្តសៀមរាប')!;
+    assert.equal(km.unit.code, '17020402');
+    assert.deepEqual(km.matched.map((m) => [m.text, m.code]).slice(0, 2), [['ស្វាយចេក', '17020402'], ['ស្វាយចេក', '170204']]);
+    assert.equal(top('Phum and Khum Svay Chek, Angkor Thom')!.unit.code, '17020402');
+    // Two levels only: the commune and district of Ta Khmau, not also its village of that name.
+    const latin = top('Khum-Srok Takhmao, Kandal')!;
+    assert.equal(latin.unit.code, '081104');
+    assert.deepEqual(latin.matched.map((m) => m.code), ['081104', '0811', '08']);
+    // Not two unit words with only a space between: Vil ends the village's name.
+    assert.equal(top('Phum Tuek Vil Khum Kampong Prasat Srok Peam Chor')!.unit.code, '14060204');
+  });
+
   it('reads Kg. as Kampong', () => {
     assert.equal(top('Sangkat Kg Cham, Krong Kg Cham')!.unit.code, '030502');
     assert.equal(top('Kg. Speu Province')!.unit.code, '05');
