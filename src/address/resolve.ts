@@ -1252,27 +1252,31 @@ export class AddressResolver {
    * The children of `u` whose name is the piece and a number (ត្រពាំងថ្លឹង១ ... ៤ for ត្រពាំងថ្លឹង; Chaom Chau Ti Muoy
    * ... Bei for Chaom Chau), for a piece with no digit.
    */
-  private numberedChildren(u: number, piece: { text: string; khmer?: unknown }): number[] {
+  private numberedChildren(u: number, piece: { text: string; khmer?: unknown }): readonly number[] {
     const text = piece.khmer ? subscriptsAsOne(piece.text) : compact(piece.text.split(' '));
-    if (text.length < 3 || /\d/.test(text)) return [];
-    const out: number[] = [];
-    for (const child of this.childrenOf(u)) {
-      if (piece.khmer ? this.khmerFormsOf(child).some((f) => f.digits !== '' && f.text.replace(/\d/g, '') === text) : this.latinStem(child) === text) {
-        out.push(child);
-      }
-    }
-    return out;
+    if (text.length < 3 || /\d/.test(text)) return NONE;
+    return this.stemsOf(u).get(text) ?? NONE;
   }
 
-  private readonly latinStems: (string | undefined)[] = [];
-  /** A unit's Latin name without its number, compact ("Chaom Chau Ti Muoy": chaomchau); '' for a name with none. */
-  private latinStem(u: number): string {
-    let stem = this.latinStems[u];
-    if (stem === undefined) {
-      const words = normaliseNumbers(foldWords(this.units[u]!.name_latin));
-      this.latinStems[u] = stem = words.some((w) => /^\d+$/.test(w)) ? compact(words.filter((w) => !/^\d+$/.test(w))) : '';
+  /** Per unit: its children's names without their number (Khmer as khmerFormsOf gives them, Latin compact). */
+  private readonly stemsCache: (ReadonlyMap<string, readonly number[]> | undefined)[] = [];
+  private stemsOf(u: number): ReadonlyMap<string, readonly number[]> {
+    let stems = this.stemsCache[u];
+    if (!stems) {
+      const found = new Map<string, number[]>();
+      const add = (stem: string, child: number) => {
+        const list = found.get(stem);
+        if (!list) found.set(stem, [child]);
+        else if (list.at(-1) !== child) list.push(child);
+      };
+      for (const child of this.childrenOf(u)) {
+        for (const form of this.khmerFormsOf(child)) if (form.digits !== '') add(form.text.replace(/\d/g, ''), child);
+        const words = normaliseNumbers(foldWords(this.units[child]!.name_latin));
+        if (words.some((w) => /^\d+$/.test(w))) add(compact(words.filter((w) => !/^\d+$/.test(w))), child);
+      }
+      this.stemsCache[u] = stems = found;
     }
-    return stem;
+    return stems;
   }
 
   /** Per unit (an array indexed by unit: at most one entry per unit of the gazetteer). */
