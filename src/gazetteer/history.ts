@@ -46,11 +46,18 @@ export class HistoryIndex {
     private readonly ancestorCodes: (code: string) => string[],
     units: readonly Unit[] = [],
   ) {
-    for (const u of units) {
-      const key = formerNameKey(u.name_km);
-      const known = this.latinByKhmer.get(key);
-      if (known === undefined) this.latinByKhmer.set(key, u.name_latin);
-      else if (known !== null && formerNameKey(known) !== formerNameKey(u.name_latin)) this.latinByKhmer.set(key, null);
+    // Only the Khmer names a note gives without a Latin one are looked for (tens), and a unit's name is keyed only
+    // when it has a space or a unit word in front, which its key leaves out (the dataset's names are NFC already).
+    const wanted = new Set<string>();
+    for (const e of history.events) if (e.name_before?.km && !e.name_before.latin) wanted.add(formerNameKey(e.name_before.km));
+    if (wanted.size > 0) {
+      for (const u of units) {
+        const key = u.name_km.includes(' ') || KM_TYPE_PREFIX.test(u.name_km) ? formerNameKey(u.name_km) : u.name_km;
+        if (!wanted.has(key)) continue;
+        const known = this.latinByKhmer.get(key);
+        if (known === undefined) this.latinByKhmer.set(key, u.name_latin);
+        else if (known !== null && formerNameKey(known) !== formerNameKey(u.name_latin)) this.latinByKhmer.set(key, null);
+      }
     }
     for (const e of history.events) {
       const list = this.eventsByCode.get(e.code) ?? [];
