@@ -957,11 +957,12 @@ export class AddressResolver {
   }
 
   /**
-   * An address is about the parent of the best reading's unit, whose reading (the parent as named, the rest of the chain
-   * as the unit's) then goes first and the unit's next, when the parent is named and the address names:
-   * - two villages of one commune ("Ou Ta Putt, Chamkar Youn and Prek Sromoach Villages, Kampong Khleang Commune",
-   *   ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ ឃុំស្ទឹងកាច់), the other by a span of its own, as spelt (exact, alias or variant);
-   * - or a name that fits several of the parent's children equally (see siblingsTied).
+   * An address is about the parent of the best reading's unit, whose reading (the rest of the chain as the unit's) then
+   * goes first and the unit's next, when the address names:
+   * - two villages of one commune, the other by a span of its own, as spelt (exact, alias or variant), the commune named
+   *   ("Ou Ta Putt, Chamkar Youn and Prek Sromoach Villages, Kampong Khleang Commune", ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ
+   *   ឃុំស្ទឹងកាច់) or not ("two villages, Dang Plet and Narong, in Chheb district"): both villages stay in its mentions;
+   * - or, the parent named, a name that fits several of its children equally (see siblingsTied).
    */
   private aboutTheParent(readings: Reading[], mentions: readonly Mention[]): Reading[] {
     const best = readings[0];
@@ -977,8 +978,7 @@ export class AddressResolver {
     }
     const other = this.anotherVillage(best, mentions);
     if (!other) return readings;
-    // The villages stay in what the input matched: each span names its village; the answer is their commune (named, or
-    // not: "two villages, Dang Plet and Narong, in Chheb district").
+    // The villages stay in what the input matched: each span names its village; the answer is their commune.
     const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
     const about: Reading = { top, mentions: [...best.mentions, other], former: best.former, postal: best.postal, score: best.score + other.weight };
     return [about, ...readings];

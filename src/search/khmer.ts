@@ -13,12 +13,12 @@ const ORDINAL_BEFORE_DIGIT = /(?:ទី|លេខ)(?=\d)/g;
  * ច្បារមន), and ៍ (toăndâkhéat), which marks a letter not pronounced (តាណរ៍ for តាណរ, កំពង់រោទិ for កំពង់រោទិ៍); no two
  * units of one parent differ by them alone (checked in the tests).
  */
+const OPTIONAL_SIGNS = /[\u17C9\u17CA\u17CD]/g;
 /**
  * ខាង ("side") before a direction: written or left out (ចុងកោះខាងកើត for ចុងកោះកើត, 223 names have it); no two
  * units of one parent differ by it alone (checked in the tests).
  */
-export const SIDE_BEFORE_DIRECTION = /ខាង(?=កើត|លិច|ជើង|ត្បូង)/g;
-const OPTIONAL_SIGNS = /[\u17C9\u17CA\u17CD]/g;
+const SIDE_BEFORE_DIRECTION = /ខាង(?=កើត|លិច|ជើង|ត្បូង)/g;
 
 /**
  * Independent vowels and the អ with a dependent vowel that is typed for them (ឯម and អែម, ឧត្តម and អុត្តម): one
@@ -39,8 +39,9 @@ export function hasKhmer(text: string): boolean {
 }
 
 /**
- * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, no spaces, no
- * register signs or ៍, no ខាង before a direction, no zeros leading a number, independent vowels as អ and a vowel, no ទី or លេខ before a number.
+ * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, independent vowels
+ * as អ and a vowel, no spaces, no register signs or ៍, no ខាង before a direction, no ទី or លេខ before a number, no
+ * zeros leading a number.
  */
 export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
