@@ -1253,15 +1253,20 @@ export class AddressResolver {
    * ... Bei for Chaom Chau), for a piece with no digit.
    */
   private numberedChildren(u: number, piece: { text: string; khmer?: unknown }): readonly number[] {
-    const text = piece.khmer ? subscriptsAsOne(piece.text) : compact(piece.text.split(' '));
+    const khmer = piece.khmer !== undefined;
+    const text = khmer ? subscriptsAsOne(piece.text) : compact(piece.text.split(' '));
     if (text.length < 3 || /\d/.test(text)) return NONE;
-    return this.stemsOf(u).get(text) ?? NONE;
+    return this.stemsOf(u, khmer).get(text) ?? NONE;
   }
 
-  /** Per unit: its children's names without their number (Khmer as khmerFormsOf gives them, Latin compact). */
-  private readonly stemsCache: (ReadonlyMap<string, readonly number[]> | undefined)[] = [];
-  private stemsOf(u: number): ReadonlyMap<string, readonly number[]> {
-    let stems = this.stemsCache[u];
+  /**
+   * Per unit and script: its numbered children's names without their number (Khmer as khmerFormsOf gives them, which
+   * completion has worked out already; Latin compact).
+   */
+  private readonly stemsCache: (ReadonlyMap<string, readonly number[]> | undefined)[][] = [[], []];
+  private stemsOf(u: number, khmer: boolean): ReadonlyMap<string, readonly number[]> {
+    const cache = this.stemsCache[khmer ? 1 : 0]!;
+    let stems = cache[u];
     if (!stems) {
       const found = new Map<string, number[]>();
       const add = (stem: string, child: number) => {
@@ -1270,11 +1275,15 @@ export class AddressResolver {
         else if (list.at(-1) !== child) list.push(child);
       };
       for (const child of this.childrenOf(u)) {
-        for (const form of this.khmerFormsOf(child)) if (form.digits !== '') add(form.text.replace(/\d/g, ''), child);
-        const words = normaliseNumbers(foldWords(this.units[child]!.name_latin));
-        if (words.some((w) => /^\d+$/.test(w))) add(compact(words.filter((w) => !/^\d+$/.test(w))), child);
+        // Most names have no number: told from the Khmer name by one test, before any form of the name is made.
+        if (!NUMBERED_KHMER.test(this.units[child]!.name_km)) continue;
+        if (khmer) {
+          for (const form of this.khmerFormsOf(child)) if (form.digits !== '') add(form.text.replace(/\d/g, ''), child);
+        } else {
+          add(compact(normaliseNumbers(foldWords(this.units[child]!.name_latin)).filter((w) => !/^\d+$/.test(w))), child);
+        }
       }
-      this.stemsCache[u] = stems = found;
+      cache[u] = stems = found;
     }
     return stems;
   }
@@ -1650,6 +1659,9 @@ function latinOther(words: readonly LatinWord[], a: number, input: string): Leve
 
 /** What joins two unit words written for one name: a hyphen, a slash, an ampersand, "and" or និង. */
 const JOINED = /^\s*(?:[-/&]|and|និង)\s*$/i;
+
+/** A Khmer name with a number: a digit, or a number word at its end (ត្រពាំងថ្លឹង១, ចោមចៅទី១, សាលាលេខប្រាំ). */
+const NUMBERED_KHMER = /[0-9\u17E0-\u17E9]|(?:មួយ|ពីរ|បី|បួន|ប្រាំ)$/;
 
 /** Spans [a, b) of Latin words or of a Khmer run's characters are keyed a * SPAN_KEY + b (an address is shorter). */
 const SPAN_KEY = 4096;
