@@ -205,29 +205,9 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   }
   offsets.push(i);
   // ទី (ordinal) or លេខ (number) before a digit: ភូមិទី១ = ភូមិលេខ១ = ភូមិ១.
-  for (const word of NUMBER_MARKS) {
-    for (let k = norm.indexOf(word); k >= 0; k = norm.indexOf(word, k)) {
-      if (!isDigit(norm.charCodeAt(k + word.length))) {
-        k++;
-        continue;
-      }
-      norm = norm.slice(0, k) + norm.slice(k + word.length);
-      offsets.splice(k, word.length);
-      ends.splice(k, word.length);
-      for (const u of unitWords) if (u.start > k) { u.start -= word.length; u.end -= word.length; }
-    }
-  }
+  for (const word of NUMBER_MARKS) norm = dropWord(norm, offsets, ends, unitWords, word, beforeDigit);
   // ខាង ("side") before a direction, written or left out (see search/khmer.ts): left out.
-  for (let k = norm.indexOf(SIDE); k >= 0; k = norm.indexOf(SIDE, k)) {
-    if ((k > 0 && norm.charCodeAt(k - 1) === 0x17d2) || !DIRECTIONS.some((d) => norm.startsWith(d, k + SIDE.length))) {
-      k++;
-      continue;
-    }
-    norm = norm.slice(0, k) + norm.slice(k + SIDE.length);
-    offsets.splice(k, SIDE.length);
-    ends.splice(k, SIDE.length);
-    for (const u of unitWords) if (u.start > k) { u.start -= SIDE.length; u.end -= SIDE.length; }
-  }
+  norm = dropWord(norm, offsets, ends, unitWords, SIDE, beforeDirection);
   if (norm.length === 0) return Math.max(i, start + 1);
   for (let k = 0; k < norm.length; k++) {
     if (k > 0 && norm.charCodeAt(k - 1) === 0x17d2) continue;
@@ -261,6 +241,29 @@ function nextDigitAfterZeros(text: string, i: number): boolean {
 /** ខាង ("side") and the directions it may stand before. */
 const SIDE = 'ខាង';
 const DIRECTIONS = ['កើត', 'លិច', 'ជើង', 'ត្បូង'];
+
+/**
+ * `norm` without each `word` in it at which `drops` holds, with that word's characters taken out of `offsets` and
+ * `ends` and the unit words after it moved back.
+ */
+function dropWord(norm: string, offsets: number[], ends: number[], unitWords: KhmerRun['unitWords'], word: string,
+  drops: (norm: string, at: number, word: string) => boolean): string {
+  for (let k = norm.indexOf(word); k >= 0; k = norm.indexOf(word, k)) {
+    if (!drops(norm, k, word)) {
+      k++;
+      continue;
+    }
+    norm = norm.slice(0, k) + norm.slice(k + word.length);
+    offsets.splice(k, word.length);
+    ends.splice(k, word.length);
+    for (const u of unitWords) if (u.start > k) { u.start -= word.length; u.end -= word.length; }
+  }
+  return norm;
+}
+const beforeDigit = (norm: string, at: number, word: string) => isDigit(norm.charCodeAt(at + word.length));
+/** A whole word (not after a coeng) before a direction. */
+const beforeDirection = (norm: string, at: number, word: string) =>
+  (at === 0 || norm.charCodeAt(at - 1) !== 0x17d2) && DIRECTIONS.some((d) => norm.startsWith(d, at + word.length));
 
 /** Words before a number that only say it is one: ទី (ordinal), លេខ (number). */
 const NUMBER_MARKS = ['ទី', 'លេខ'];
