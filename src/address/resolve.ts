@@ -213,8 +213,11 @@ interface Reading {
   former: [number, number][];
   postal: 'agrees' | 'disagrees' | 'none';
   score: number;
-  /** Children of `top` that one span of the input fits equally (see aboutTheParent): said in an AMBIGUOUS warning. */
-  tied?: readonly number[];
+  /**
+   * Children of `top` that one span of the input fits equally (see aboutTheParent): said in an AMBIGUOUS warning.
+   * Always present (undefined for most), so that every reading has the same shape.
+   */
+  tied: readonly number[] | undefined;
 }
 
 export interface ResolverOptions {
@@ -940,9 +943,9 @@ export class AddressResolver {
       if (bestStamp[u] !== stamp) {
         bestStamp[u] = stamp;
         bestAt[u] = out.length;
-        out.push({ top, mentions: used, former: former ?? [], postal: postalState, score });
+        out.push({ top, mentions: used, former: former ?? [], postal: postalState, score, tied: undefined });
       } else if (score > out[bestAt[u]!]!.score) {
-        out[bestAt[u]!] = { top, mentions: used, former: former ?? [], postal: postalState, score };
+        out[bestAt[u]!] = { top, mentions: used, former: former ?? [], postal: postalState, score, tied: undefined };
       }
       // The best scores so far, descending (a short list).
       let at = keptScores.length;
@@ -980,7 +983,8 @@ export class AddressResolver {
     if (!other) return readings;
     // The villages stay in what the input matched: each span names its village; the answer is their commune.
     const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
-    const about: Reading = { top, mentions: [...best.mentions, other], former: best.former, postal: best.postal, score: best.score + other.weight };
+    const about: Reading = { top, mentions: [...best.mentions, other], former: best.former, postal: best.postal, score: best.score + other.weight,
+      tied: undefined };
     return [about, ...readings];
   }
 
@@ -1091,14 +1095,15 @@ export class AddressResolver {
             const numbered = this.numberedChildren(reading.top.u, piece);
             if (numbered.length < 2) continue;
             const m = this.mention(numbered[0]!, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
-            added.push({ ...reading, score: reading.score + m.weight, tied: numbered });
+            added.push({ top: reading.top, mentions: reading.mentions, former: reading.former, postal: reading.postal,
+              score: reading.score + m.weight, tied: numbered });
             continue;
           }
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer, piece.latin);
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
           next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
-            score: reading.score + 0.01 * depth + m.weight - 0.01 * depthAfter });
+            score: reading.score + 0.01 * depth + m.weight - 0.01 * depthAfter, tied: undefined });
         }
       }
       added.push(...next);
