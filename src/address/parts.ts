@@ -1,3 +1,5 @@
+import { foldWords, wordKeys } from '../search/latin.js';
+
 /**
  * The parts of an address outside the gazetteer: house number, street, group (ក្រុម), borey, building, postal code and
  * the country. Each is found by a linear regex (no nested quantifiers, bounded repetition) on the working text and its
@@ -32,7 +34,7 @@ interface Found extends Span {
 
 const KH = '\\u1780-\\u17FF';
 /** Khmer text up to a space, a separator, a Latin letter or a unit word (for named streets and boreys). */
-const KHMER_NAME = `[${KH}]{1,40}?(?=[\\s,;\\n]|$|ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី|ក្រុម|ផ្លូវ|[A-Za-z0-9])`;
+const KHMER_NAME = `(?!ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី)[${KH}]{1,40}?(?=[\\s,;\\n]|$|ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី|ក្រុម|ផ្លូវ|[A-Za-z0-9])`;
 
 interface Rule {
   kind: Found['kind'];
@@ -89,7 +91,8 @@ const RULES: Rule[] = [
   { kind: 'group', pattern: /\b(?:Krom|Group|Grp)\b\.?\s?(?:No\.?\s?)?(\d{1,3})\b/gi, value: (m) => m[1]!, needs: DIGIT_LATIN },
   // Borey: Borey Peng Huoth, បុរីប៉េងហួត.
   { kind: 'borey', pattern: /\bBorey\s(?:[A-Za-z0-9'’]{1,20}\s?){1,4}/gi, needs: LATIN },
-  { kind: 'borey', pattern: new RegExp(`បុរី\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
+  // Not inside a word (អង្គបុរី, ចិត្របុរី, ស្រុកបុរីជលសារ: names).
+  { kind: 'borey', pattern: new RegExp(`(?<![${KH}])បុរី\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
   // Building, floor, room: kept as written up to the next comma.
   { kind: 'building', pattern: /\b(?:Building|Bldg|Tower|Floor|Fl|Room|Rm|Unit)\b\.?\s?[A-Za-z0-9#-]{0,12}/gi, needs: LATIN },
   // Legacy 5-digit postal codes, after house numbers and streets have taken their digits.
@@ -124,4 +127,66 @@ export function findParts(text: string): { parts: AddressParts; spans: Found[] }
   }
   spans.sort((a, b) => a.start - b.start);
   return { parts, spans };
+}
+
+/**
+ * Place names with the word borey in them: Angkor Borei, Borei Cholsar, Mongkol Borey, អង្គបុរី, ចេត្របុរី. The borey
+ * rule reads "Borey ..." and "បុរី..." as a housing estate (Borey Peng Huoth); where the text there is one of these
+ * names, it is the name, and the part is dropped (keep).
+ */
+export class BoreyNames {
+  /** Khmer names that start with the borey word, from it on, with ូ as ុ (បុរីជលសារ for បូរីជលសារ). */
+  private readonly khmer: string[] = [];
+  /** Each Latin name's words as romanization keys (wordKeys), and the position of its borey word. */
+  private readonly latin: { keys: string[]; borey: number }[] = [];
+
+  constructor(names: Iterable<{ km: string; latin: string }>) {
+    const boreyKey = wordKeys(['borey']);
+    const seen = new Set<string>();
+    for (const name of names) {
+      const km = /^[បព][ុូ]រី\s?(.{2,})$/.exec(name.km);
+      const tail = km ? `បុរី${km[1]!.replace(/\s/g, '').replace(/ូ/g, 'ុ')}` : '';
+      if (km && !seen.has(tail)) {
+        seen.add(tail);
+        this.khmer.push(tail);
+      }
+      // The borey word's key is para (Borey, Borei, Bori): names without a word like it are passed over unkeyed.
+      if (!/\b[bp][aeiouy]+r[aeiouy]+\b/i.test(name.latin)) continue;
+      const keys = wordKeys(foldWords(name.latin)).split(' ');
+      const borey = keys.indexOf(boreyKey);
+      const key = keys.join(' ');
+      // A name of the borey word and another at least (a village called Borei alone is no estate's name).
+      if (borey >= 0 && keys.length > 1 && !seen.has(key)) {
+        seen.add(key);
+        this.latin.push({ keys, borey });
+      }
+    }
+  }
+
+  /** Drops the borey parts that are one of the names, and sets parts.borey to the first one left (or null). */
+  keep(text: string, parts: AddressParts, spans: Found[]): Found[] {
+    const kept = spans.filter((span) => span.kind !== 'borey' || !this.isName(text, span));
+    if (kept.length !== spans.length) parts.borey = kept.find((span) => span.kind === 'borey')?.value ?? null;
+    return kept;
+  }
+
+  private isName(text: string, span: Found): boolean {
+    if (/[\u1780-\u17FF]/.test(text.slice(span.start, span.start + 1))) {
+      const written = text.slice(span.start, span.start + 60).replace(/\s/g, '').replace(/ូ/g, 'ុ');
+      return this.khmer.some((tail) => written.startsWith(tail));
+    }
+    // The Latin words around the part's first (its Borey), in the same piece of text (up to a comma or a newline).
+    let from = span.start;
+    while (from > 0 && span.start - from < 60 && !/[,;\n]/.test(text[from - 1]!)) from--;
+    let to = span.end;
+    while (to < text.length && to - span.end < 60 && !/[,;\n]/.test(text[to]!)) to++;
+    const words: { key: string; start: number }[] = [];
+    for (const m of text.slice(from, to).matchAll(/[A-Za-z]+/g)) words.push({ key: wordKeys(foldWords(m[0])), start: from + m.index });
+    const at = words.findIndex((w) => w.start === span.start);
+    if (at < 0) return false;
+    return this.latin.some(({ keys, borey }) => {
+      const first = at - borey;
+      return first >= 0 && keys.every((key, k) => words[first + k]?.key === key);
+    });
+  }
 }

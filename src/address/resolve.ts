@@ -21,7 +21,7 @@ import { compact, foldWords, latinForms, normaliseNumbers, romanizationKey } fro
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, TypoIndex, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
-import { type AddressParts, findParts } from './parts.js';
+import { type AddressParts, BoreyNames, findParts } from './parts.js';
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readAddressSnapshot } from './snapshot.js';
 import type { UnitTables } from './unit-tables.js';
@@ -122,6 +122,8 @@ export function checkAddressInput(raw: string): string {
 const BASE: Record<MatchHow, number> = { exact: 1, alias: 0.95, former: 0.9, variant: 0.9, postal_code: 1, typo: 0.7 };
 /** A loose variant (looseKey) counts a little less than a romanization variant. */
 const LOOSE = 0.9;
+/** The most units a looser key may add beside a span's other matches (see latinMentions). */
+const LOOSE_ALSO_MAX = 4;
 const HINT_AGREES = 1.3;
 const HINT_DISAGREES = 0.6;
 /** A partial reading (the span starts or ends inside a word of the input) counts for less. */
@@ -278,6 +280,8 @@ export class AddressResolver {
   private readonly khmerPrefixes: PrefixSet;
   /** Khmer names and alias spellings themselves: whether a span may be one (then the tables are asked). */
   private readonly khmerWhole: PrefixSet;
+  /** Place names with the word borey in them, which the borey part must not take (see BoreyNames). */
+  private readonly boreyNames: BoreyNames;
 
   constructor(private readonly gazetteer: Gazetteer, readonly search: SearchIndex, options: ResolverOptions = {}) {
     this.units = gazetteer.units;
@@ -296,6 +300,7 @@ export class AddressResolver {
     this.named = { marks: new Int32Array(this.units.length), stamp: 0 };
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.loose = options.loose ?? looseTable(this.units);
+    this.boreyNames = new BoreyNames(this.units.map((unit) => ({ km: unit.name_km, latin: unit.name_latin })));
     this.khmerTypo = this.khmerTypoIndex();
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
@@ -396,7 +401,9 @@ export class AddressResolver {
     // Khmer digits to ASCII, one character for one, so offsets stay those of the input.
     let text = KHMER_DIGIT.test(input) ? input.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : input;
     if (text.includes('/')) text = text.replace(/\bS\/K\b/gi, 'Sk ');
-    const { parts, spans } = findParts(text);
+    const found = findParts(text);
+    const { parts } = found;
+    const spans = parts.borey === null ? found.spans : this.boreyNames.keep(text, parts, found.spans);
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
     const budget = new MentionBudget(mentions, this.parent, this.mentionOf, this.named);
@@ -613,6 +620,9 @@ export class AddressResolver {
           found = true;
         }
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
+        // A name of two words or more: the looser key's few other units too, below the others (Kraing Koki is Krang
+        // Kakaoh by the key, Krang Kokir by this one). A word alone has many (Angkor: anka) and reads by the key.
+        else if (b - a > 1 && forms.loose !== undefined && forms.loose.length <= LOOSE_ALSO_MAX) this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget);
         if (found) {
           for (let k = a; k < b; k++) explained[k] = 1;
           (wholeFound ??= new Set()).add(a * SPAN_KEY + b);

@@ -68,5 +68,41 @@ export function repairAliases(gazetteer: Gazetteer): Alias[] {
  * history's former names and codes.
  */
 export function searchAliases(gazetteer: Gazetteer, path: string = ALIASES_PATH): Alias[] {
-  return [...loadAliases(path), ...repairAliases(gazetteer), ...formerAliases(gazetteer)];
+  return [...loadAliases(path), ...repairAliases(gazetteer), ...formerAliases(gazetteer), ...honorificAliases(gazetteer)];
+}
+
+/**
+ * Honorifics in a unit's name that people leave out (តេជោបុស្សស្បូវ is written បុស្សស្បូវ, ធម្មជាតិសម្ដេចតេជោ ហ៊ុន សែន
+ * ធម្មជាតិ): the Khmer title at the start or the end, and its romanizations (Te Chour Bosbov, Bosbov).
+ */
+const KHMER_HONORIFIC_START = /^(?:សម្[ដត]េច\s?)?តេជោ\s?(?:សែន\s?)?/u;
+const KHMER_HONORIFIC_END = /\s?(?:សម្[ដត]េច\s?)?តេជោ(?:\s?ហ៊ុន\s?សែន|\s?សែន)?$/u;
+const LATIN_HONORIFIC_START = /^(?:Samd[ae]ch\s)?(?:Te\s?Cho(?:u?r?|u)|Te\s?Chhor|Techou?r?|Dechou?|Decho|De\s?Chor)\s(?:Sen\s)?/i;
+const LATIN_HONORIFIC_END = /\s(?:Samd[ae]ch\s)?(?:Te\s?Cho(?:u?r?|u)|Te\s?Chhor|Techou?r?|Dechou?|Decho|De\s?Chor)(?:\s(?:Hun\s)?Sen)?$/i;
+/** The shortest name left once an honorific is taken off (in characters): កោះតេជោ is not កោះ. */
+const HONORIFIC_REST_MIN = 4;
+
+/**
+ * Each unit's name without its honorific (see KHMER_HONORIFIC_START), as an alias, Khmer and Latin, where what is left
+ * is a name of its own (HONORIFIC_REST_MIN characters) and no other child of the same parent has that name or alias.
+ */
+export function honorificAliases(gazetteer: Gazetteer): Alias[] {
+  const found: Alias[] = [];
+  for (const unit of gazetteer.units) {
+    const km = unit.name_km.replace(KHMER_HONORIFIC_START, '').replace(KHMER_HONORIFIC_END, '').trim();
+    if (km === unit.name_km || km.length < HONORIFIC_REST_MIN) continue;
+    const latin = unit.name_latin.replace(LATIN_HONORIFIC_START, '').replace(LATIN_HONORIFIC_END, '').trim();
+    const siblings = unit.parent_code ? gazetteer.children(unit.parent_code) : gazetteer.provinces();
+    for (const rest of latin !== unit.name_latin && latin.length >= HONORIFIC_REST_MIN ? [km, latin] : [km]) {
+      const taken = siblings.some((s) => s.code !== unit.code && (s.name_km === rest || s.name_latin.toLowerCase() === rest.toLowerCase()));
+      if (!taken) found.push({ alias: rest, codes: [unit.code], source: 'honorific', note: `${unit.name_km} without its honorific` });
+    }
+  }
+  // Two children of one parent left with the same name (តេជោអភិវឌ្ឍន៍ and អភិវឌ្ឍន៍តេជោ): neither is kept.
+  const byParent = new Map<string, number>();
+  for (const a of found) {
+    const key = `${gazetteer.byCode(a.codes[0]!)!.parent_code}|${a.alias.toLowerCase()}`;
+    byParent.set(key, (byParent.get(key) ?? 0) + 1);
+  }
+  return found.filter((a) => byParent.get(`${gazetteer.byCode(a.codes[0]!)!.parent_code}|${a.alias.toLowerCase()}`) === 1);
 }

@@ -6,7 +6,7 @@ import { distinctAddresses } from '../../bench/address-inputs.js';
 import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
 import { LATIN_FILLER } from '../../src/address/tokens.js';
 import { foldWords } from '../../src/search/latin.js';
-import { findParts } from '../../src/address/parts.js';
+import { BoreyNames, findParts } from '../../src/address/parts.js';
 import { gazetteer, searchIndex } from '../helper.js';
 
 const resolver = () => resolverFor(gazetteer(), searchIndex());
@@ -175,6 +175,21 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual(latin.matched.map((m) => [m.code, m.how]), [['130306', 'exact'], ['1303', 'typo']]);
   });
 
+  it('reads a name of two words by the looser key too when the key finds another unit', () => {
+    // Kraing Koki: Krang Kakaoh (04010804, elsewhere) by the romanization key, Krang Kokir by the looser one (a
+    // silent r), the village of Haong Samnom; not Krang (Kraing alone) of the same commune with Koki left over.
+    const c = top('Kraing Koki village of Haong Samnom commune')!;
+    assert.equal(c.unit.code, '05040105');
+    assert.deepEqual(c.matched.map((m) => [m.text, m.code]), [['Kraing Koki', '05040105'], ['Haong Samnom', '050401']]);
+    // A word alone is not read by the looser key beside the key's units (Angkor: too many): the chain still wins.
+    assert.equal(top('Sammaki Village, Angkor Borey Commune, Angkor Borey District, Takeo Province.')!.unit.code.slice(0, 6), '210101');
+  });
+
+  it('reads a name written without its honorific', () => {
+    assert.equal(top('ភូមិបុស្សស្បូវ ឃុំស្រអែម ស្រុកជាំក្សាន្ត')!.unit.code, '13030704');
+    assert.equal(top('Bosbov village, Sraem commune, Chey Saen')?.unit.code.slice(0, 6), '130307');
+  });
+
   it('reads English unit words after their names when a part runs on without commas', () => {
     const c = top('Treap village in Chet Borei district\u2019s Thmey commune')!;
     assert.equal(c.unit.code, '10061009');
@@ -312,6 +327,28 @@ describe('address resolver: candidate fields', () => {
       const { parts } = findParts(text);
       for (const [kind, value] of Object.entries(expected)) assert.equal(parts[kind as keyof typeof parts], value, text);
     }
+  });
+
+  it('reads a place name with the word borey in it as the place, not as a housing estate', () => {
+    // Borey is an estate's name word (Borey Peng Huoth) and a word of district names (Angkor Borei, Borei Cholsar).
+    const names = new BoreyNames(gazetteer().units.map((u) => ({ km: u.name_km, latin: u.name_latin })));
+    const kept = (text: string) => {
+      const { parts, spans } = findParts(text);
+      names.keep(text, parts, spans);
+      return parts.borey;
+    };
+    assert.equal(kept('Angkor Borey Commune, Angkor Borey District'), null);
+    assert.equal(kept('Borey Cholsar District, Takeo'), null);
+    assert.equal(kept('ស្រុក បុរីជលសារ ខេត្តតាកែវ'), null);
+    assert.equal(kept('ស្រុកចិត្របុរី ខេត្តក្រចេះ'), null); // inside a word: never an estate
+    assert.equal(kept('#12, Borey Peng Huoth, Sangkat Chak Angrae Leu'), 'Borey Peng Huoth');
+    assert.equal(kept('ផ្ទះលេខ១២ បុរីប៉េងហួត សង្កាត់ចាក់អង្រែលើ'), 'បុរីប៉េងហួត');
+    // An estate's name never runs into the unit word after it.
+    assert.equal(findParts('បុរី ខេត្តតាកែវ').parts.borey, null);
+    assert.equal(top('Sammaki Village, Angkor Borey Commune, Angkor Borey District, Takeo Province.')!.unit.code, '21010106');
+    assert.equal(top('Borey Cholsar District, Takeo')!.unit.code, '2103');
+    assert.equal(top('ឃុំបុរីជលសារ ស្រុកបុរីជលសារ ខេត្តតាកែវ')!.unit.code, '210301');
+    assert.equal(top('Borey O’ Svay Senchey of Stung Treng province')!.unit.code, '1906');
   });
 });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadAliases, parseAliases } from '../../src/search/aliases.js';
+import { honorificAliases, loadAliases, parseAliases } from '../../src/search/aliases.js';
 import { latinForms } from '../../src/search/latin.js';
-import { gazetteer } from '../helper.js';
+import { gazetteer, searchIndex } from '../helper.js';
 
 const SOURCES = ['pumi-misspellings', 'province-ncdd', 'province-anglicised', 'province-ungegn', 'prakas77-annex', 'former-name',
   'city-name', 'abbreviation', 'common-usage'];
@@ -43,5 +43,32 @@ describe('data/aliases.csv', () => {
 
   it('refuses a row without codes', () => {
     assert.throws(() => parseAliases('alias,codes,source,note\r\nSomewhere,,common-usage,x\r\n'), /alias and codes are required/);
+  });
+});
+
+describe('names without their honorific', () => {
+  const aliases = honorificAliases(gazetteer());
+  const of = (code: string) => aliases.filter((a) => a.codes.includes(code)).map((a) => a.alias).sort();
+
+  it('takes the title off the start or the end, in Khmer and in Latin', () => {
+    assert.deepEqual(of('13030704'), ['Bosbov', 'បុស្សស្បូវ']);
+    assert.deepEqual(of('13030701'), ['Thomacheat', 'ធម្មជាតិ']);
+    assert.deepEqual(of('13030706'), ['Steung Kheav', 'ស្ទឹងខៀវ']);
+    assert.deepEqual(of('1715'), ['Run Ta Aek', 'រុនតាឯក']);
+  });
+
+  it('keeps no alias too short to be a name, nor one a sibling has', () => {
+    assert.deepEqual(of('08020704'), []); // កោះតេជោ: កោះ alone is no name
+    for (const a of aliases) {
+      assert.ok(a.alias.length >= 4, a.alias);
+      const unit = gazetteer().byCode(a.codes[0]!)!;
+      for (const s of gazetteer().children(unit.parent_code!)) {
+        if (s.code !== unit.code) assert.ok(s.name_km !== a.alias && s.name_latin.toLowerCase() !== a.alias.toLowerCase(), `${a.alias}: ${s.code}`);
+      }
+    }
+  });
+
+  it('is searched: the name without its title finds the unit', () => {
+    assert.equal(searchIndex().search('បុស្សស្បូវ', { limit: 1 }).hits[0]?.unit.code, '13030704');
   });
 });
