@@ -1265,18 +1265,22 @@ export class AddressResolver {
 
   /**
    * The children of `u` whose name is the piece and a number (ត្រពាំងថ្លឹង១ ... ៤ for ត្រពាំងថ្លឹង; Chaom Chau Ti Muoy
-   * ... Bei for Chaom Chau), for a piece with no digit.
+   * ... Bei for Chaom Chau) or a direction (ស្រយង់ជើង and ស្រយង់ត្បូង for ស្រយង់; Srayang Cheung and Srayang Tboung
+   * for Srayang), for a piece with no digit.
    */
   private numberedChildren(u: number, piece: { text: string; khmer?: unknown }): readonly number[] {
     const khmer = piece.khmer !== undefined;
-    const text = khmer ? subscriptsAsOne(piece.text) : compact(piece.text.split(' '));
-    if (text.length < 3 || /\d/.test(text)) return NONE;
+    if (/\d/.test(piece.text)) return NONE;
+    const text = khmer ? subscriptsAsOne(piece.text) : looseKey(piece.text.split(' '));
+    if (text.length < 3) return NONE;
     return this.stemsOf(u, khmer).get(text) ?? NONE;
   }
 
   /**
-   * Per unit and script: its numbered children's names without their number (Khmer as khmerFormsOf gives them, which
-   * completion has worked out already; Latin compact).
+   * Per unit and script: its numbered children's names without their number, and the names of its children that end
+   * in a direction without it (Khmer as khmerFormsOf gives them, which completion has worked out already; Latin as
+   * loose keys (looseKey: Sro Yang is Srayang), without the last word, and Khang before it, where the Khmer name ends
+   * in a direction).
    */
   private readonly stemsCache: (ReadonlyMap<string, readonly number[]> | undefined)[][] = [[], []];
   private stemsOf(u: number, khmer: boolean): ReadonlyMap<string, readonly number[]> {
@@ -1290,12 +1294,26 @@ export class AddressResolver {
         else if (list.at(-1) !== child) list.push(child);
       };
       for (const child of this.childrenOf(u)) {
-        // Most names have no number: told from the Khmer name by one test, before any form of the name is made.
-        if (!NUMBERED_KHMER.test(this.units[child]!.name_km)) continue;
-        if (khmer) {
-          for (const form of this.khmerFormsOf(child)) if (form.digits !== '') add(form.text.replace(/\d/g, ''), child);
-        } else {
-          add(compact(normaliseNumbers(foldWords(this.units[child]!.name_latin)).filter((w) => !/^\d+$/.test(w))), child);
+        // Most names have no number nor direction: told from the Khmer name by one test each, before any form of the
+        // name is made.
+        const name = this.units[child]!.name_km;
+        if (NUMBERED_KHMER.test(name)) {
+          if (khmer) {
+            for (const form of this.khmerFormsOf(child)) if (form.digits !== '') add(form.text.replace(/\d/g, ''), child);
+          } else {
+            add(looseKey(normaliseNumbers(foldWords(this.units[child]!.name_latin)).filter((w) => !/^\d+$/.test(w))), child);
+          }
+        } else if (DIRECTION_KHMER.test(name)) {
+          if (khmer) {
+            for (const form of this.khmerFormsOf(child)) {
+              const stem = form.text.replace(DIRECTION_FORM, '');
+              if (stem.length >= 2 && stem !== form.text) add(stem, child);
+            }
+          } else {
+            const words = normaliseNumbers(foldWords(this.units[child]!.name_latin));
+            const end = words.length - (words.at(-2) === 'khang' ? 2 : 1);
+            if (end > 0) add(looseKey(words.slice(0, end)), child);
+          }
         }
       }
       cache[u] = stems = found;
@@ -1677,6 +1695,10 @@ const JOINED = /^\s*(?:[-/&]|and|និង)\s*$/i;
 
 /** A Khmer name with a number: a digit, or a number word at its end (ត្រពាំងថ្លឹង១, ចោមចៅទី១, សាលាលេខប្រាំ). */
 const NUMBERED_KHMER = /[0-9\u17E0-\u17E9]|(?:មួយ|ពីរ|បី|បួន|ប្រាំ)$/;
+/** A Khmer name that ends in a direction (ស្រយង់ជើង, ជ្រោយខាងកើត, ព្រែកលើ). */
+const DIRECTION_KHMER = /\S(?:ខាង)?(?:ជើង|ត្បូង|កើត|លិច|លើ|ក្រោម)$/;
+/** The same end in a name form of khmerFormsOf (subscripts as one character, see subscriptsAsOne). */
+const DIRECTION_FORM = new RegExp(`\\s?(?:${subscriptsAsOne('ខាង')})?(?:${['ជើង', 'ត្បូង', 'កើត', 'លិច', 'លើ', 'ក្រោម'].map(subscriptsAsOne).join('|')})$`);
 
 /** Spans [a, b) of Latin words or of a Khmer run's characters are keyed a * SPAN_KEY + b (an address is shorter). */
 const SPAN_KEY = 4096;

@@ -246,6 +246,15 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('ភូមិត្រពាំងថ្លឹង២ សង្កាត់ចោមចៅ ខណ្ឌពោធិ៍សែនជ័យ')!.unit.code, '12091406');
   });
 
+  it('answers a unit whose children one name fits without their direction (ស្រយង់: ស្រយង់ជើង and ស្រយង់ត្បូង)', () => {
+    for (const q of ['ភូមិស្រយង់ ឃុំស្រយង់ ស្រុកគូលែន', 'Sro Yang Village, Sro Yang Commune, Kolen District']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '130406', q);
+      assert.deepEqual(c.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, ['13040601', '13040602'], q);
+    }
+    assert.equal(top('Srayang Cheung village, Sro Yang Commune, Kolen District')!.unit.code, '13040601');
+  });
+
   it('reads Khmer names spelt with an independent vowel, or with a number as a digit after លេខ', () => {
     assert.equal(top('ភូមិដូនឯម ឃុំគោកដូង ស្រុកអង្គរជុំ ខេត្តសៀមរាប')!.unit.code, '17010314'); // ដូនអែម
     assert.equal(top('ភូមិសាលាលេខ៥ ក្នុងឃុំអូរឫស្សី ស្រុកកំពង់ត្រឡាច')!.unit.code, '04050602'); // សាលាលេខប្រាំ
