@@ -607,7 +607,10 @@ export class AddressResolver {
         const hint = this.latinHint(words, a, b);
         if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
         const other = latinOther(words, a, input);
-        const span: SpanAt = { start: words[a]!.start, end: last.end, hint, other, twice: other !== null, weight: chars, chars, khmer: undefined, latin: { from: a, to: b } };
+        // A name the unit word after it marks as one piece, read by its end only (Kantout of "Andoung Kantout
+        // village"), weighs less than one read whole.
+        const weight = hint !== null && isPartOfPiece(words, a, b) ? chars * PART_OF_PIECE : chars;
+        const span: SpanAt = { start: words[a]!.start, end: last.end, hint, other, twice: other !== null, weight, chars, khmer: undefined, latin: { from: a, to: b } };
         this.spanStamp++;
         let found = this.addMentions(forms.exact, 'exact', span, 1, out, budget) > 0;
         found = this.addMentions(forms.alias, 'alias', span, 1, out, budget) > 0 || found;
@@ -1716,6 +1719,24 @@ function isWholePiece(words: readonly LatinWord[], a: number, b: number): boolea
   return (before === undefined || before.unit !== null || before.filler || before.segment !== words[a]!.segment)
     && (after === undefined || after.unit !== null || after.segment !== words[b - 1]!.segment);
 }
+
+/**
+ * Whether the name words of span [a, b) are the end of a longer name an English unit word follows ("Andoung Kantout
+ * village": Kantout): a name word of the same part (segment) right before them, and a unit word right after. (A name
+ * word after a span is often the next name, in text without commas: "Phum Thmei Thma Puok".)
+ */
+function isPartOfPiece(words: readonly LatinWord[], a: number, b: number): boolean {
+  let e = b;
+  while (e > a && words[e - 1]!.unit !== null) e--;
+  if (e === a || words[a]!.unit !== null) return false;
+  const before = words[a - 1];
+  const after = words[e];
+  return before !== undefined && before.unit === null && !before.filler && before.segment === words[a]!.segment
+    && after !== undefined && after.unit !== null && after.segment === words[e - 1]!.segment;
+}
+
+/** The weight of a name read by a part of the piece a unit word marks (see isPartOfPiece). */
+const PART_OF_PIECE = 0.8;
 
 /** English unit words (Latin ones, Phum or Khum, come before the name). */
 const ENGLISH_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village', 'city', 'capital', 'municipality', 'town', 'quarter',

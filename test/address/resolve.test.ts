@@ -185,6 +185,13 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Sammaki Village, Angkor Borey Commune, Angkor Borey District, Takeo Province.')!.unit.code.slice(0, 6), '210101');
   });
 
+  it('weighs a name an English unit word marks, read by its end only, below the commune the address names', () => {
+    // Andoung Kantout is no village of Doun Ba; Kantuot (the end of the name) is a village of another commune.
+    const c = top("Andoung Kantout village in Kors Kralor district's Dounba commune")!;
+    assert.equal(c.unit.code, '021305');
+    assert.deepEqual(c.unmatched, ['Andoung Kantout']);
+  });
+
   it('reads a name written without its honorific', () => {
     assert.equal(top('ភូមិបុស្សស្បូវ ឃុំស្រអែម ស្រុកជាំក្សាន្ត')!.unit.code, '13030704');
     assert.equal(top('Bosbov village, Sraem commune, Chey Saen')?.unit.code.slice(0, 6), '130307');
