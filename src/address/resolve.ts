@@ -21,7 +21,7 @@ import { compact, foldWords, latinForms, normaliseNumbers, romanizationKey } fro
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, TypoIndex, typoBudget } from '../search/typo.js';
 import { type FormattedAddress, formatAddress } from './format.js';
-import { type AddressParts, BoreyNames, findParts } from './parts.js';
+import { type AddressParts, BoreyNames, findParts, type SavedBoreyNames } from './parts.js';
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readAddressSnapshot } from './snapshot.js';
 import type { UnitTables } from './unit-tables.js';
@@ -122,6 +122,10 @@ export function checkAddressInput(raw: string): string {
 const BASE: Record<MatchHow, number> = { exact: 1, alias: 0.95, former: 0.9, variant: 0.9, postal_code: 1, typo: 0.7 };
 /** A loose variant (looseKey) counts a little less than a romanization variant. */
 const LOOSE = 0.9;
+/** The weight of a name read as several units' name without their number (see stemTable). */
+const STEM = 0.8;
+/** The most units one stem may name (see stemTable). */
+const STEM_UNITS_MAX = 6;
 /** The most units a looser key may add beside a span's other matches (see latinMentions). */
 const LOOSE_ALSO_MAX = 4;
 const HINT_AGREES = 1.3;
@@ -204,6 +208,8 @@ interface LatinSpan {
   variant: readonly number[] | undefined;
   aliasVariant: readonly number[] | undefined;
   loose: readonly number[] | undefined;
+  /** The span's loose key (looseKey; '' when no name starts like the span). */
+  looseKey: string;
   /** Units that had this name before (the unit history's former names, as spelt). */
   former: readonly number[] | undefined;
 }
@@ -234,6 +240,10 @@ export interface ResolverOptions {
    * gazetteer without `formerParentsOf`; else each is worked out when an address first needs it.
    */
   units?: UnitTables;
+  /** The stem table (stemTable) of these units, from the build's snapshot; made now if absent. */
+  stems?: Map<string, number[]>;
+  /** The place names with the word borey (BoreyNames), from the build's snapshot; made now if absent. */
+  boreyNames?: SavedBoreyNames;
 }
 
 /**
@@ -255,6 +265,26 @@ export function looseTable(units: readonly Unit[]): Map<string, number[]> {
     }
   });
   return loose;
+}
+
+/**
+ * The loose key (looseKey) of each Latin name that ends in a number, without it, when two to STEM_UNITS_MAX units have
+ * that name and a number (Kakab 1 and Kakab 2: kakap): a span that is nothing else reads as those units. About 180 stems.
+ */
+export function stemTable(unitWordLists: readonly (readonly (readonly string[])[])[]): Map<string, number[]> {
+  const stems = new Map<string, number[]>();
+  unitWordLists.forEach((lists, u) => {
+    for (const words of lists) {
+      if (words.length < 2 || !/^\d+$/.test(words.at(-1)!)) continue;
+      const key = looseKey(words.slice(0, -1));
+      if (key.length < 4) continue;
+      const list = stems.get(key);
+      if (!list) stems.set(key, [u]);
+      else if (list.at(-1) !== u) list.push(u);
+    }
+  });
+  for (const [key, units] of stems) if (units.length < 2 || units.length > STEM_UNITS_MAX) stems.delete(key);
+  return stems;
 }
 
 export class AddressResolver {
@@ -280,6 +310,8 @@ export class AddressResolver {
   private readonly khmerPrefixes: PrefixSet;
   /** Khmer names and alias spellings themselves: whether a span may be one (then the tables are asked). */
   private readonly khmerWhole: PrefixSet;
+  /** Loose key of Latin names without their number, when several units share it -> those units (see stemTable). */
+  private readonly latinStems: Map<string, number[]>;
   /** Place names with the word borey in them, which the borey part must not take (see BoreyNames). */
   private readonly boreyNames: BoreyNames;
 
@@ -300,7 +332,8 @@ export class AddressResolver {
     this.named = { marks: new Int32Array(this.units.length), stamp: 0 };
     this.formerParentsOf = options.formerParentsOf ?? this.historyParents();
     this.loose = options.loose ?? looseTable(this.units);
-    this.boreyNames = new BoreyNames(this.units.map((unit) => ({ km: unit.name_km, latin: unit.name_latin })));
+    this.latinStems = options.stems ?? stemTable(this.tables.unitWordLists);
+    this.boreyNames = new BoreyNames(this.units.map((unit) => ({ km: unit.name_km, latin: unit.name_latin })), options.boreyNames);
     this.khmerTypo = this.khmerTypoIndex();
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
@@ -340,6 +373,11 @@ export class AddressResolver {
   }
 
   /** The prefix sets' hashes, for the build's snapshot (./snapshot.ts). */
+  /** The stem table and the borey names, for the build's snapshot. */
+  savedNames(): { stems: Map<string, number[]>; boreyNames: SavedBoreyNames } {
+    return { stems: this.latinStems, boreyNames: this.boreyNames.saved() };
+  }
+
   savedPrefixes(): Record<PrefixSetName, SavedPrefixes> {
     return { khmer: this.khmerPrefixes.saved(), khmerWhole: this.khmerWhole.saved(), key: this.keyPrefixes.saved(), loose: this.loosePrefixes.saved() };
   }
@@ -623,6 +661,13 @@ export class AddressResolver {
           found = true;
         }
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
+        // A name of several units without the number that tells them apart (Kakap commune: Kakab 1 and Kakab 2, though
+        // a village is named Kakab): where nothing else was read, or those of the level the unit word says.
+        const stems = forms.number ? undefined : this.latinStems.get(forms.looseKey);
+        if (stems !== undefined) {
+          const level = found ? ownUnitWord(words, a, b) : null;
+          if (!found || level !== null) found = this.addMentions(level ? stems.filter((u) => LEVELS[this.depth[u]!] === level) : stems, 'variant', span, STEM, out, budget) > 0 || found;
+        }
         // A name of two words or more: the looser key's few other units too, below the others (Kraing Koki is Krang
         // Kakaoh by the key, Krang Kokir by this one). A word alone has many (Angkor: anka) and reads by the key.
         else if (b - a > 1 && forms.loose !== undefined && forms.loose.length <= LOOSE_ALSO_MAX) this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget);
@@ -727,7 +772,7 @@ export class AddressResolver {
     const grows = this.keyPrefixes.has(key.slice(0, -1)) || this.loosePrefixes.has(loose.slice(0, -1));
     if (!grows && b > a + 1 && !NUMBER_LEAD.has(words[b - 1]!.word)) {
       // Longer than a word and no name starts like it: latinMentions reads no match of it (none is possible).
-      found = { compact: c, number: false, grows, exact: undefined, alias: undefined, variant: undefined, aliasVariant: undefined, loose: undefined, former: undefined };
+      found = { compact: c, number: false, grows, exact: undefined, alias: undefined, variant: undefined, aliasVariant: undefined, loose: undefined, looseKey: '', former: undefined };
     } else {
       const digits = c.replace(/\D/g, '');
       // Spelling rules fold doubled letters, and so 11 into 1: the numbers must be the same.
@@ -745,6 +790,7 @@ export class AddressResolver {
         variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
         aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
         loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
+        looseKey: loose,
         // Not a number: a retired code is a former "name" too (search reads it; here it is a postal code or a house).
         former: digits.length < c.length ? sameNumber(this.tables.formerExact.get(c)) : undefined,
       };
@@ -1673,7 +1719,7 @@ export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressR
   if (!resolver) {
     // The build's snapshot of the resolver's tables when it is current (./snapshot.ts); else they are made now.
     const read = readAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer);
-    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes, units: read.units } : {})));
+    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes, units: read.units, stems: read.stems, boreyNames: read.boreyNames } : {})));
   }
   return resolver;
 }
@@ -1733,6 +1779,19 @@ function isPartOfPiece(words: readonly LatinWord[], a: number, b: number): boole
   const after = words[e];
   return before !== undefined && before.unit === null && !before.filler && before.segment === words[a]!.segment
     && after !== undefined && after.unit !== null && after.segment === words[e - 1]!.segment;
+}
+
+/**
+ * The level of the unit word that belongs to words [a, b) for sure: a Latin one before them or first in them (Khum
+ * Kakab), or an English one after them (Kakap commune); else null. (An English word before them may be the previous
+ * name's: "Olympic Quarter Boeng Keng Kang".)
+ */
+function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level | null {
+  const after = words[b];
+  if (after?.unit && after.segment === words[b - 1]!.segment && ENGLISH_UNIT_WORDS.has(after.word)) return after.unit;
+  const first = words[a]!.unit ? words[a]! : words[a - 1];
+  if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
+  return null;
 }
 
 /** The weight of a name read by a part of the piece a unit word marks (see isPartOfPiece). */

@@ -4,6 +4,8 @@
  * - the loose-key table (looseTable in ./resolve.ts): read in a few milliseconds instead of made (about 175 ms of CPU);
  * - the hashes of the resolver's prefix sets (./prefixes.ts, about 50 ms of CPU at start), each checked against a
  *   digest of the keys it was made from when it is used;
+ * - the stem table (stemTable in ./resolve.ts) and the place names with the word borey (BoreyNames in ./parts.ts):
+ *   about 20 ms of CPU at start;
  * - what the resolver works out once per unit and is slow to work out (UnitTables in ./unit-tables.ts: former parents
  *   and the digits of its name). Worked out as addresses came, they cost the first rows of a file about 300 ms of CPU
  *   in `kh-address resolve`, and the service's first requests the same.
@@ -19,13 +21,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
+import { isSavedBoreyNames, type SavedBoreyNames } from './parts.js';
 import { PREFIX_SET_NAMES, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { checkUnitTables, type UnitTables } from './unit-tables.js';
 
 /** dist/address-tables.json (written by `npm run build`; never committed). */
 export const ADDRESS_SNAPSHOT_PATH = fileURLToPath(new URL('../address-tables.json', import.meta.url));
 
-const FORMAT = 4;
+const FORMAT = 5;
 const CODE_DIRS = ['.', '../search/', '../gazetteer/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 interface SnapshotFile {
@@ -34,6 +37,8 @@ interface SnapshotFile {
   loose: [string, number[]][];
   prefixes: Record<PrefixSetName, SavedPrefixes>;
   units: UnitTables;
+  stems: [string, number[]][];
+  boreyNames: SavedBoreyNames;
 }
 
 /** What the tables depend on, as one hash. */
@@ -51,13 +56,16 @@ export function addressFingerprint(gazetteer: Gazetteer): string {
 }
 
 export function writeAddressSnapshot(path: string, gazetteer: Gazetteer, loose: ReadonlyMap<string, number[]>,
-  prefixes: Record<PrefixSetName, SavedPrefixes>, units: UnitTables): void {
-  writeSnapshotFile(path, { format: FORMAT, fingerprint: addressFingerprint(gazetteer), loose: [...loose], prefixes, units } satisfies SnapshotFile);
+  prefixes: Record<PrefixSetName, SavedPrefixes>, units: UnitTables, names: { stems: ReadonlyMap<string, number[]>; boreyNames: SavedBoreyNames }): void {
+  writeSnapshotFile(path, {
+    format: FORMAT, fingerprint: addressFingerprint(gazetteer), loose: [...loose], prefixes, units, stems: [...names.stems], boreyNames: names.boreyNames,
+  } satisfies SnapshotFile);
 }
 
 /** The tables from the snapshot, or why it cannot be used. */
 export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
   loose: Map<string, number[]>; prefixes: Partial<Record<PrefixSetName, SavedPrefixes>>; units: UnitTables | undefined;
+  stems: Map<string, number[]> | undefined; boreyNames: SavedBoreyNames | undefined;
 } | { unusable: string } {
   const read = readSnapshotFile<SnapshotFile>(path);
   if ('unusable' in read) return read;
@@ -66,9 +74,9 @@ export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
   if (file?.format !== FORMAT || file.fingerprint !== addressFingerprint(gazetteer)) {
     return { unusable: 'made from other data or code (npm run build writes a current one)' };
   }
-  const valid = Array.isArray(file.loose) && file.loose.every((entry) => Array.isArray(entry) && typeof entry[0] === 'string'
-    && Array.isArray(entry[1]) && entry[1].every((u) => Number.isInteger(u) && u >= 0 && u < units.length));
-  if (!valid) return { unusable: 'malformed' };
+  const isTable = (table: unknown): table is [string, number[]][] => Array.isArray(table) && table.every((entry) => Array.isArray(entry)
+    && typeof entry[0] === 'string' && Array.isArray(entry[1]) && entry[1].every((u) => Number.isInteger(u) && u >= 0 && u < units.length));
+  if (!isTable(file.loose)) return { unusable: 'malformed' };
   // Each set is used only if its digest matches the keys of this start (PrefixSet): a malformed one is left out.
   const prefixes: Partial<Record<PrefixSetName, SavedPrefixes>> = {};
   for (const name of PREFIX_SET_NAMES) {
@@ -76,5 +84,9 @@ export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
     if (typeof saved?.digest === 'string' && typeof saved.hashes === 'string') prefixes[name] = saved;
   }
   // Likewise the unit tables: left out (worked out as addresses come) unless every entry has its shape.
-  return { loose: new Map(file.loose), prefixes, units: checkUnitTables(file.units, units.length) ? file.units : undefined };
+  return {
+    loose: new Map(file.loose), prefixes, units: checkUnitTables(file.units, units.length) ? file.units : undefined,
+    stems: isTable(file.stems) ? new Map(file.stems) : undefined,
+    boreyNames: isSavedBoreyNames(file.boreyNames) ? file.boreyNames : undefined,
+  };
 }

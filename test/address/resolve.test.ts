@@ -262,6 +262,19 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Srayang Cheung village, Sro Yang Commune, Kolen District')!.unit.code, '13040601');
   });
 
+  it('reads a Latin name of several units without their number as those units (Kakap: Kakab 1 and Kakab 2)', () => {
+    // A village is named Kakab; the unit word says commune: Kakab 1, whose villages Ta Nguon 1 and 2 are.
+    const c = top('Ta Nguon village in Kakap commune')!;
+    assert.equal(c.unit.code, '120917');
+    assert.deepEqual(c.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, ['12091703', '12091704']);
+    // The two communes alone tie: their district, with both said.
+    const d = top('Kakab commune, Por Sen Chey')!;
+    assert.equal(d.unit.code, '1209');
+    assert.deepEqual(d.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, ['120917', '120918']);
+    // The village of that exact name stays what "Kakab village" means.
+    assert.equal(top('Kakab village, Por Sen Chey')!.unit.code, '12091804');
+  });
+
   it('reads Khmer names spelt with an independent vowel, or with a number as a digit after លេខ', () => {
     assert.equal(top('ភូមិដូនឯម ឃុំគោកដូង ស្រុកអង្គរជុំ ខេត្តសៀមរាប')!.unit.code, '17010314'); // ដូនអែម
     assert.equal(top('ភូមិសាលាលេខ៥ ក្នុងឃុំអូរឫស្សី ស្រុកកំពង់ត្រឡាច')!.unit.code, '04050602'); // សាលាលេខប្រាំ

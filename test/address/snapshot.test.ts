@@ -20,15 +20,21 @@ describe('address resolver snapshot', () => {
   const maker = new AddressResolver(gazetteer(), searchIndex(), { loose: made });
   const prefixes = maker.savedPrefixes();
   const unitTables = maker.unitTables();
+  const names = maker.savedNames();
 
   it('reads back the tables it wrote, entry for entry', () => {
     const path = join(dir, 'address-tables.json');
-    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables, names);
     const read = readAddressSnapshot(path, gazetteer());
     assert.ok('loose' in read, JSON.stringify(read));
     assert.deepEqual([...read.loose], [...made]);
     assert.deepEqual(read.prefixes, prefixes);
     assert.deepEqual(read.units, unitTables);
+    assert.deepEqual([...read.stems!], [...names.stems]);
+    assert.deepEqual(read.boreyNames, names.boreyNames);
+    // Real content: stems of numbered names (Kakab 1 and 2), place names with the word borey (Angkor Borei).
+    assert.deepEqual(names.stems.get('kakap')?.map((u) => units[u]!.code), ['120917', '120918']);
+    assert.ok(names.boreyNames.latin.length >= 8 && names.boreyNames.khmer.length >= 5, JSON.stringify(names.boreyNames));
     // Real content: units that moved in a reform, Latin names with numbers, an entry per unit.
     assert.ok(unitTables.former.length > 1000, String(unitTables.former.length));
     assert.ok(unitTables.digits.filter(Boolean).length > 100);
@@ -37,7 +43,7 @@ describe('address resolver snapshot', () => {
 
   it('is not used when the units or their history differ, when it is missing or malformed', () => {
     const path = join(dir, 'stale.json');
-    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables, names);
     const stale = { unusable: 'made from other data or code (npm run build writes a current one)' };
     const dataset = JSON.parse(readFileSync(DATASET_PATH, 'utf8')) as Dataset;
     const history = JSON.parse(readFileSync(HISTORY_PATH, 'utf8')) as History;
@@ -65,7 +71,7 @@ describe('address resolver snapshot', () => {
     assert.ok(!check({ ...unitTables, digits: unitTables.digits.map((d, u) => (u === 5 ? 5 : d)) }, units.length));
     assert.ok(!check(null, units.length));
     const path = join(dir, 'odd-units.json');
-    writeAddressSnapshot(path, gazetteer(), made, prefixes, { ...unitTables, digits: unitTables.digits.slice(1) });
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, { ...unitTables, digits: unitTables.digits.slice(1) }, names);
     const read = readAddressSnapshot(path, gazetteer());
     assert.ok('loose' in read);
     assert.equal(read.units, undefined);
@@ -73,17 +79,21 @@ describe('address resolver snapshot', () => {
 
   it('a resolver given the snapshot has the tables a resolver works out, and answers as it does', () => {
     const path = join(dir, 'same.json');
-    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables);
+    writeAddressSnapshot(path, gazetteer(), made, prefixes, unitTables, names);
     const read = readAddressSnapshot(path, gazetteer());
     assert.ok('loose' in read && read.units);
-    const fromSnapshot = new AddressResolver(gazetteer(), searchIndex(), { loose: read.loose, prefixes: read.prefixes, units: read.units });
+    const fromSnapshot = new AddressResolver(gazetteer(), searchIndex(), {
+      loose: read.loose, prefixes: read.prefixes, units: read.units, stems: read.stems, boreyNames: read.boreyNames,
+    });
     // The saved prefix sets are the ones used (their digests match the keys), and they are what the keys make.
     assert.deepEqual(fromSnapshot.savedPrefixes(), prefixes);
     const fresh = new AddressResolver(gazetteer(), searchIndex());
     // Every unit's former parents and digits as read are the ones a resolver with nothing given works out.
     assert.deepEqual(fromSnapshot.unitTables(), fresh.unitTables());
+    assert.deepEqual(fromSnapshot.savedNames(), fresh.savedNames());
     for (const q of ['Kengkan 1, Chamkarmon', 'Phum Chork, Khum Korng Meas', 'Sangkat Tonle Bassac, Khan Chamkar Mon, PP', 'ភូមិ១ សង្កាត់ទន្លេបាសាក់',
-      'Phum Thmei, Khum Tuol Preah Khleang, Kampong Cham 031513', 'ភូមិតានន ឃុំមានជ័យ ស្រុកសំឡូត ខេត្តបាត់ដំបង']) {
+      'Phum Thmei, Khum Tuol Preah Khleang, Kampong Cham 031513', 'ភូមិតានន ឃុំមានជ័យ ស្រុកសំឡូត ខេត្តបាត់ដំបង',
+      'Ta Nguon village in Kakap commune', 'Sammaki Village, Angkor Borey Commune, Angkor Borey District, Takeo Province.']) {
       const a = fromSnapshot.resolve(q).candidates.map((c) => [c.unit.code, c.confidence, c.warnings.map((w) => w.code)]);
       const b = fresh.resolve(q).candidates.map((c) => [c.unit.code, c.confidence, c.warnings.map((w) => w.code)]);
       assert.deepEqual(a, b, q);
