@@ -199,7 +199,7 @@ interface LatinNode {
 /** What a span of Latin words matches (see AddressResolver.latinSpan). */
 interface LatinSpan {
   compact: string;
-  /** Digits only. */
+  /** Digits only, written as digits. */
   number: boolean;
   /** Whether some name's key or loose key starts like this span's: a longer span may still match. */
   grows: boolean;
@@ -783,7 +783,8 @@ export class AddressResolver {
       };
       found = {
         compact: c,
-        number: /^\d+$/.test(c),
+        // Written in digits (a number word is a name: Samseb, a village, is thirty).
+        number: /^\d+$/.test(c) && /^\d+$/.test(compact(typed)),
         grows,
         exact: this.tables.latinExact.get(c),
         alias: sameNumber(this.tables.aliasExact.get(c)),

@@ -118,7 +118,8 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
         continue;
       }
       // A Roman numeral glued to a word in capitals (TeukI, KakabII): the ordinal of the name, as its own word.
-      const raw = text.slice(i, j).replace(/([a-z])(I{1,3}|IV)$/, '$1 $2');
+      // A possessive's 's is no part of a name (Sihanoukville's Commune IV; no name ends in one).
+      const raw = text.slice(i, j).replace(/([a-z])(I{1,3}|IV)$/, '$1 $2').replace(/['’]s$/i, '');
       for (const folded of foldedWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
         const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;

@@ -29,10 +29,28 @@ const NUMBER_WORDS = table({
   dab: '10', dap: '10', dop: '10',
   // Tens and their compounds written as one word: "Dabmuoy" (11), "Mpheypir" (22).
   mphey: '20', mphei: '20', mphai: '20', mphay: '20', maphey: '20', maphei: '20',
-  dabmuoy: '11', dabpir: '12', dabbei: '13', dabbuon: '14', dabpram: '15',
+  // Thirty to ninety (សាមសិប ... កៅសិប): Phum Samseb (ភូមិ ៣០), Phum Chetseb (ភូមិ ៧០).
+  samseb: '30', samsep: '30', saeseb: '40', saesep: '40', haseb: '50', hasep: '50', hokseb: '60', hoksep: '60',
+  chetseb: '70', chetsep: '70', paetseb: '80', paetsep: '80', kauseb: '90', kausep: '90',
+  // Tens and their units written as one word: "Dabmuoy" (11), "Samsebpram" (៣៥), "Hasebbuon" (៥៤).
+  ...compounds(),
 });
 /** A ten followed by a unit adds up: "Dab Muoy" (ដប់មួយ) is 11, "Mphey Prampir" (ម្ភៃប្រាំពីរ) is 27. */
-const TENS = new Set(['10', '20']);
+const TENS = new Set(['10', '20', '30', '40', '50', '60', '70', '80', '90']);
+
+/** Each ten's spellings followed by a unit's, written as one word, with their sum. */
+function compounds(): Record<string, string> {
+  const tens: Record<string, number> = {
+    dab: 10, dap: 10, mphey: 20, mphei: 20, maphey: 20, samseb: 30, samsep: 30, saeseb: 40, saesep: 40, haseb: 50, hasep: 50,
+    hokseb: 60, hoksep: 60, chetseb: 70, chetsep: 70, paetseb: 80, paetsep: 80, kauseb: 90, kausep: 90,
+  };
+  const units: Record<string, number> = {
+    muoy: 1, mouy: 1, pir: 2, bei: 3, buon: 4, pram: 5, prammuoy: 6, prampir: 7, prambei: 8, prambuon: 9,
+  };
+  const found: Record<string, string> = {};
+  for (const [ten, t] of Object.entries(tens)) for (const [unit, u] of Object.entries(units)) found[ten + unit] = String(t + u);
+  return found;
+}
 /** "pram muoy" written as two words. */
 const AFTER_PRAM = table({ '1': '6', '2': '7', '3': '8', '4': '9' });
 const ROMAN = table({ i: '1', ii: '2', iii: '3', iv: '4' });

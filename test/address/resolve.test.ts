@@ -275,6 +275,14 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Kakab village, Por Sen Chey')!.unit.code, '12091804');
   });
 
+  it('reads a name in the possessive, and a number written in digits for a name of number words', () => {
+    // Sihanoukville's: the 's is no part of the name. Commune IV is Sangkat 4 (Buon), village 5 Phum Pram.
+    assert.equal(top('Village 5 of Sihanoukville’s Commune IV')!.unit.code, '18010405');
+    // Samsebpram (៣៥) is 35; Samseb alone a village of that name (thirty), not a bare number.
+    assert.equal(top('Village 35, Bos Khnor commune, Chamkar Leu district')!.unit.code, '03020111');
+    assert.equal(top('Samseb, Ta Krei, Kamrieng, Battambang')!.unit.code, '02120606');
+  });
+
   it('reads Khmer names spelt with an independent vowel, or with a number as a digit after លេខ', () => {
     assert.equal(top('ភូមិដូនឯម ឃុំគោកដូង ស្រុកអង្គរជុំ ខេត្តសៀមរាប')!.unit.code, '17010314'); // ដូនអែម
     assert.equal(top('ភូមិសាលាលេខ៥ ក្នុងឃុំអូរឫស្សី ស្រុកកំពង់ត្រឡាច')!.unit.code, '04050602'); // សាលាលេខប្រាំ

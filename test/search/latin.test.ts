@@ -34,6 +34,15 @@ describe('Latin normalisation', () => {
     assert.deepEqual(normaliseNumbers(['ti', 'pou']), ['ti', 'pou']);
   });
 
+  it('reads the tens up to ninety, alone, with a unit after them, or with it in one word', () => {
+    assert.deepEqual(normaliseNumbers(['phum', 'samseb']), ['phum', '30']); // ភូមិ ៣០
+    assert.deepEqual(normaliseNumbers(['samsebpram']), ['35']); // ៣៥
+    assert.deepEqual(normaliseNumbers(['phum', 'chetseb', 'prampir']), ['phum', '77']); // ភូមិ៧៧
+    assert.deepEqual(normaliseNumbers(['phum', 'hasebbuon']), ['phum', '54']); // ភូមិ ៥៤
+    assert.deepEqual(normaliseNumbers(['kauseb', 'pram', 'buon']), ['99']);
+    assert.deepEqual(normaliseNumbers(['dabmuoy']), ['11']);
+  });
+
   it('drops one unit word in front and one behind, never the whole name', () => {
     assert.deepEqual(stripUnitWords(['khan', 'chamkar', 'mon']), ['chamkar', 'mon']);
     assert.deepEqual(stripUnitWords(['reach', 'theani', 'phnom', 'penh']), ['phnom', 'penh']);
