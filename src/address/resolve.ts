@@ -452,7 +452,7 @@ export class AddressResolver {
     const postal = this.postalMentions(parts, mentions);
 
     const completable = completionCap(tokens);
-    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable), mentions);
+    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
     // above the one before is brought down to it).
@@ -1127,7 +1127,8 @@ export class AddressResolver {
    * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
    * spellings one or two signs apart (ឫ/ឬ, ូ/ួ, a doubled letter), Latin names with a letter or two wrong.
    */
-  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number, completable: CompletionCaps): Reading[] {
+  private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number, completable: CompletionCaps,
+    mentions: readonly Mention[]): Reading[] {
     const ranked = this.rank(readings);
     let frontier = ranked.slice(0, 8);
     const floor = this.mattersFrom(ranked, limit);
@@ -1148,7 +1149,17 @@ export class AddressResolver {
         for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
           addressWork.pieces++;
-          const bestChild = this.nearestChild(reading.top.u, piece);
+          let bestChild = this.nearestChild(reading.top.u, piece);
+          // Further off, where the unit word says the piece is such a child, unless the piece is the name of another
+          // unit of the same province as spelt (Tuol Tompoung 1 in Khan Mean Chey is Chamkar Mon's sangkat, not Boeng
+          // Tumpun 1 of Mean Chey; Ekpheap of Thma Da is Aekakpheap, though Ek Pheap is a village of Kampong Speu).
+          const latin = piece.latin;
+          if (bestChild < 0 && latin && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) {
+            const province = this.provinceOf(reading.top.u);
+            const named = mentions.some((m) => m.how !== 'typo' && m.latin !== undefined && m.latin.from < latin.to && latin.from < m.latin.to
+              && this.provinceOf(m.u) === province);
+            if (!named) bestChild = this.soundsLikeChild(reading.top.u, piece.text);
+          }
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
             // reading stays this unit's, raised as a typo would raise it, with the children said in a warning.
@@ -1314,6 +1325,38 @@ export class AddressResolver {
   }
 
   /**
+   * The one child of `u` whose loose key (looseKey) is nearest a Latin piece's, where the unit word before or after the
+   * piece says it is a child of that level, further than nearestChild allows: up to two edits, or two fifths of the
+   * longer key (Ekpheap: Aekakpheap). Only where no other child is within an edit more (Romdos is as near Romtum as
+   * Rumdaoh; O Pek as near Ou Peh as other Ou names: none), and with the same digits; else -1.
+   */
+  private soundsLikeChild(u: number, text: string): number {
+    const words = text.split(' ');
+    const loose = looseKey(words);
+    if (loose.length < 3) return -1;
+    const digits = compact(words).replace(/\D/g, '');
+    let best = -1;
+    let bestDistance = Infinity;
+    let secondDistance = Infinity;
+    for (const child of this.childrenOf(u)) {
+      if (this.digitsOf(child) !== digits) continue;
+      let d = Infinity;
+      for (const key of this.latinOf(child).loose) {
+        const cap = Math.max(2, Math.floor((2 * Math.max(loose.length, key.length)) / 5));
+        const e = editDistance(loose, key, cap + 1);
+        if (e <= cap + 1 && e < d) d = e;
+      }
+      if (d < bestDistance) {
+        secondDistance = bestDistance;
+        bestDistance = d;
+        best = child;
+      } else if (d < secondDistance) secondDistance = d;
+    }
+    const cap = Math.max(2, Math.floor((2 * loose.length) / 5));
+    return bestDistance <= cap && secondDistance > bestDistance + 1 ? best : -1;
+  }
+
+  /**
    * The children of `u` whose name is the piece and a number (ត្រពាំងថ្លឹង១ ... ៤ for ត្រពាំងថ្លឹង; Chaom Chau Ti Muoy
    * ... Bei for Chaom Chau) or a direction (ស្រយង់ជើង and ស្រយង់ត្បូង for ស្រយង់; Srayang Cheung and Srayang Tboung
    * for Srayang), for a piece with no digit.
@@ -1441,6 +1484,13 @@ export class AddressResolver {
     if (digits !== this.digitsOf(u)) return false;
     for (const key of this.latinOf(u).loose) if (editDistance(loose, key, 1) <= 1) return true;
     return false;
+  }
+
+  /** The province of `u` (itself for a province). */
+  private provinceOf(u: number): number {
+    let p = u;
+    while (this.parent[p]! >= 0) p = this.parent[p]!;
+    return p;
   }
 
   /** The ancestor-or-self of `u` whose parent is `a`. */

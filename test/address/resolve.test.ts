@@ -192,6 +192,16 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual(c.unmatched, ['Andoung Kantout']);
   });
 
+  it('reads a child further off than a typo where the unit word says what it is and no other child is as near', () => {
+    // Ekpheap of Thma Da is Aekakpheap (two edits of the loose key), though Ek Pheap is a village of Kampong Speu.
+    assert.equal(top('Thma Da commune’s Ekpheap village of Veal Veng district')!.unit.code, '15060501');
+    assert.equal(top('Borey Orkide #51-53-55, Street 2004, Phum Okide, Sangkat Ou Baek K\'am, Khan Sen Sok, Phnom Penh')!.unit.code, '12080803');
+    // Not where the piece names another unit of the same province as spelt: Tuol Tompoung 1 is Chamkar Mon's, not
+    // Boeng Tumpun 1 of the Mean Chey named; nor where another child is about as near (Romdos: Rumdaoh and Romtum).
+    assert.equal(top('Sangkat Tuol Tompoung 1, Khan Mean Chey, Phnom Penh')!.unit.code, '120110');
+    assert.equal(top('Romdos commune, Rovieng district')!.unit.code, '1305');
+  });
+
   it('reads a name written without its honorific', () => {
     assert.equal(top('ភូមិបុស្សស្បូវ ឃុំស្រអែម ស្រុកជាំក្សាន្ត')!.unit.code, '13030704');
     assert.equal(top('Bosbov village, Sraem commune, Chey Saen')?.unit.code.slice(0, 6), '130307');
