@@ -122,6 +122,7 @@ export function checkAddressInput(raw: string): string {
 const BASE: Record<MatchHow, number> = { exact: 1, alias: 0.95, former: 0.9, variant: 0.9, postal_code: 1, typo: 0.7 };
 /** A loose variant (looseKey) counts a little less than a romanization variant. */
 const LOOSE = 0.9;
+const NO_KEYS: readonly string[] = [];
 /** The weight of a name read as several units' name without their number (see stemTable). */
 const STEM = 0.8;
 /** The most units one stem may name (see stemTable). */
@@ -1339,9 +1340,12 @@ export class AddressResolver {
     let bestDistance = Infinity;
     let secondDistance = Infinity;
     for (const child of this.childrenOf(u)) {
-      if (this.digitsOf(child) !== digits) continue;
+      const forms = this.latinOf(child);
+      // With the same digits; or, a piece without any, as the child's name is spelt, its number words as words
+      // (Snomprampi: Snam Prampir, whose Prampir is seven).
+      const keys = this.digitsOf(child) === digits ? forms.loose : digits === '' && forms.typed !== '' ? [forms.typed] : NO_KEYS;
       let d = Infinity;
-      for (const key of this.latinOf(child).loose) {
+      for (const key of keys) {
         const cap = Math.max(2, Math.floor((2 * Math.max(loose.length, key.length)) / 5));
         const e = editDistance(loose, key, cap + 1);
         if (e <= cap + 1 && e < d) d = e;
@@ -1451,14 +1455,18 @@ export class AddressResolver {
     return best;
   }
 
-  private readonly latinCache: ({ compacts: string[]; loose: string[] } | undefined)[] = [];
-  /** A unit's Latin name forms as compared with a piece: compact, and their loose keys (worked out once per unit). */
+  private readonly latinCache: ({ compacts: string[]; loose: string[]; typed: string } | undefined)[] = [];
+  /**
+   * A unit's Latin name forms as compared with a piece: compact, and their loose keys; and the loose key of the name as
+   * spelt, its number words as words, where it has any ('' if not: Snam Prampir, snamprampa). Worked out once per unit.
+   */
   private latinOf(u: number) {
     let found = this.latinCache[u];
     if (!found) {
-      const { words, core } = latinForms(this.units[u]!.name_latin);
+      const { words, core, typed } = latinForms(this.units[u]!.name_latin);
       const forms = core.length > 0 && core.length !== words.length ? [words, core] : [words];
-      this.latinCache[u] = found = { compacts: forms.map(compact), loose: forms.map(looseKey) };
+      const spelt = words.some((w, i) => w !== typed[i]) || words.length !== typed.length ? looseKey(typed) : '';
+      this.latinCache[u] = found = { compacts: forms.map(compact), loose: forms.map(looseKey), typed: spelt };
     }
     return found;
   }

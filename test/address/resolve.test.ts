@@ -200,6 +200,10 @@ describe('address resolver: candidate fields', () => {
     // Boeng Tumpun 1 of the Mean Chey named; nor where another child is about as near (Romdos: Rumdaoh and Romtum).
     assert.equal(top('Sangkat Tuol Tompoung 1, Khan Mean Chey, Phnom Penh')!.unit.code, '120110');
     assert.equal(top('Romdos commune, Rovieng district')!.unit.code, '1305');
+    // A child's number words as spelt, for a piece without digits: Snomprampi is Snam Prampir (seven), Or Buonloeu is
+    // A Buon Leu (four).
+    assert.equal(top('Snomprampi village, Makprang commune, Kampot district')!.unit.code, '07070901');
+    assert.equal(top('Koh Nhek district’s Or Buonloeu commune')!.unit.code, '110202');
   });
 
   it('reads a name written without its honorific', () => {
