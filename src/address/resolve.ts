@@ -16,7 +16,7 @@
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
-import { clusterStarts, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../search/khmer.js';
+import { clusterStarts, khmerSkeleton, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../search/khmer.js';
 import { compact, foldWords, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, TypoIndex, typoBudget } from '../search/typo.js';
@@ -1154,12 +1154,13 @@ export class AddressResolver {
           // Further off, where the unit word says the piece is such a child, unless the piece is the name of another
           // unit of the same province as spelt (Tuol Tompoung 1 in Khan Mean Chey is Chamkar Mon's sangkat, not Boeng
           // Tumpun 1 of Mean Chey; Ekpheap of Thma Da is Aekakpheap, though Ek Pheap is a village of Kampong Speu).
-          const latin = piece.latin;
-          if (bestChild < 0 && latin && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) {
+          const { latin, khmer } = piece;
+          if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) {
             const province = this.provinceOf(reading.top.u);
-            const named = mentions.some((m) => m.how !== 'typo' && m.latin !== undefined && m.latin.from < latin.to && latin.from < m.latin.to
-              && this.provinceOf(m.u) === province);
-            if (!named) bestChild = this.soundsLikeChild(reading.top.u, piece.text);
+            const named = mentions.some((m) => m.how !== 'typo' && this.provinceOf(m.u) === province
+              && (latin && m.latin ? m.latin.from < latin.to && latin.from < m.latin.to
+                : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from < khmer.to && khmer.from < m.khmer.to : false));
+            if (!named) bestChild = latin ? this.soundsLikeChild(reading.top.u, piece.text) : this.soundsLikeKhmerChild(reading.top.u, piece.text);
           }
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
@@ -1358,6 +1359,40 @@ export class AddressResolver {
     }
     const cap = Math.max(2, Math.floor((2 * loose.length) / 5));
     return bestDistance <= cap && secondDistance > bestDistance + 1 ? best : -1;
+  }
+
+  /**
+   * The one child of `u` whose Khmer name's consonants by sound (khmerSkeleton) are nearest a Khmer piece's, where the
+   * unit word before the piece says it is a child of that level: the same, or an edit apart from five letters (ភូមិសំរិត:
+   * សំរិទ្ធិ). Only where no other child is within an edit more, and with the same digits; else -1.
+   */
+  private soundsLikeKhmerChild(u: number, text: string): number {
+    const skeleton = khmerSkeleton(text);
+    if (skeleton.length < 3) return -1;
+    const cap = skeleton.length >= 5 ? 1 : 0;
+    let best = -1;
+    let bestDistance = Infinity;
+    let secondDistance = Infinity;
+    const digits = skeleton.replace(/\D/g, '');
+    for (const child of this.childrenOf(u)) {
+      const other = this.skeletonOf(child);
+      if (other.replace(/\D/g, '') !== digits) continue;
+      const d = editDistance(skeleton, other, cap + 1);
+      if (d < bestDistance) {
+        secondDistance = bestDistance;
+        bestDistance = d;
+        best = child;
+      } else if (d < secondDistance) secondDistance = d;
+    }
+    return bestDistance <= cap && secondDistance > bestDistance + 1 ? best : -1;
+  }
+
+  private readonly skeletonCache: (string | undefined)[] = [];
+  /** A unit's Khmer name without a unit word in it, as khmerSkeleton gives it (worked out once per unit). */
+  private skeletonOf(u: number): string {
+    let found = this.skeletonCache[u];
+    if (found === undefined) this.skeletonCache[u] = found = khmerSkeleton(stripKhmerUnitWord(normaliseKhmer(this.units[u]!.name_km)));
+    return found;
   }
 
   /**

@@ -93,3 +93,29 @@ export function numberWordAsDigit(text: string): string | null {
   }
   return null;
 }
+
+/** Consonants by sound (the two series of one sound, aspirated or not), the nasal sign ំ as m, vowels as a or r/l. */
+const SKELETON_LETTERS: Readonly<Record<string, string>> = Object.freeze(Object.assign(Object.create(null) as Record<string, string>, {
+  'ក': 'k', 'គ': 'k', 'ខ': 'k', 'ឃ': 'k', 'ច': 'c', 'ជ': 'c', 'ឆ': 'c', 'ឈ': 'c',
+  'ដ': 't', 'ឌ': 't', 'ត': 't', 'ទ': 't', 'ថ': 't', 'ធ': 't', 'ឋ': 't', 'ឍ': 't',
+  'ប': 'p', 'ព': 'p', 'ផ': 'p', 'ភ': 'p', 'ណ': 'n', 'ន': 'n', 'ល': 'l', 'ឡ': 'l',
+  'ង': 'g', 'ញ': 'j', 'ម': 'm', 'ំ': 'm', 'យ': 'y', 'រ': 'r', 'វ': 'v', 'ស': 's', 'ឝ': 's', 'ឞ': 's', 'ហ': 'h', 'អ': 'a',
+  'ឥ': 'a', 'ឦ': 'a', 'ឧ': 'a', 'ឩ': 'a', 'ឪ': 'a', 'ឯ': 'a', 'ឰ': 'a', 'ឱ': 'a', 'ឲ': 'a', 'ឳ': 'a', 'ឫ': 'r', 'ឬ': 'r', 'ឭ': 'l', 'ឮ': 'l',
+}));
+
+/**
+ * The consonants of a Khmer name by sound, vowel signs and diacritics left out, a letter written twice in a row (a
+ * subscript of the same sound, ត្ត, ទ្ធ) once, digits kept (as ASCII digits): what names spelt by ear share (សំរិត and សំរិទ្ធិ: smrt).
+ * Coarse: many names share one, so it only compares a piece with a unit's few children (see AddressResolver).
+ */
+export function khmerSkeleton(text: string): string {
+  let out = '';
+  let last = '';
+  for (const ch of text) {
+    const c = SKELETON_LETTERS[ch] ?? (ch >= '0' && ch <= '9' ? ch : ch >= '០' && ch <= '៩' ? String(ch.charCodeAt(0) - 0x17e0) : '');
+    if (c === '') continue;
+    if (c !== last) out += c;
+    last = c;
+  }
+  return out;
+}

@@ -204,6 +204,8 @@ describe('address resolver: candidate fields', () => {
     // A Buon Leu (four).
     assert.equal(top('Snomprampi village, Makprang commune, Kampot district')!.unit.code, '07070901');
     assert.equal(top('Koh Nhek district’s Or Buonloeu commune')!.unit.code, '110202');
+    // Khmer, by the consonants' sounds: សំរិត is សំរិទ្ធិ of Rottanak (whose រត្តនៈ is a subscript off).
+    assert.equal(top('ភូមិសំរិត ឃុំរត្តនៈ ស្រុករវៀង ខេត្តព្រះវិហារ')!.unit.code, '13050703');
   });
 
   it('reads a name written without its honorific', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { clusterStarts, hasKhmer, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../../src/search/khmer.js';
+import { clusterStarts, hasKhmer, khmerSkeleton, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../../src/search/khmer.js';
 import { gazetteer, searchIndex } from '../helper.js';
 
 describe('Khmer normalisation', () => {
@@ -101,5 +101,16 @@ describe('Khmer normalisation', () => {
   it('knows Khmer text when it sees it', () => {
     assert.ok(hasKhmer('ភ្នំ Penh'));
     assert.ok(!hasKhmer('Phnom Penh 12'));
+  });
+});
+
+describe('khmerSkeleton', () => {
+  it('keeps the consonants by sound, once where written twice, and digits', () => {
+    assert.equal(khmerSkeleton('សំរិត'), khmerSkeleton('សំរិទ្ធិ'));
+    assert.equal(khmerSkeleton('សំរិត'), 'smrt');
+    assert.equal(khmerSkeleton('ព្រែកលើ'), 'prkl');
+    assert.equal(khmerSkeleton('ត្រពាំង២'), 'trpmg2');
+    // Names that differ by a consonant's sound stay apart.
+    assert.notEqual(khmerSkeleton('ស្វាយ'), khmerSkeleton('ស្វាង'));
   });
 });
