@@ -1151,17 +1151,7 @@ export class AddressResolver {
           lookups++;
           addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
-          // Further off, where the unit word says the piece is such a child, unless the piece is the name of another
-          // unit of the same province as spelt (Tuol Tompoung 1 in Khan Mean Chey is Chamkar Mon's sangkat, not Boeng
-          // Tumpun 1 of Mean Chey; Ekpheap of Thma Da is Aekakpheap, though Ek Pheap is a village of Kampong Speu).
-          const { latin, khmer } = piece;
-          if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) {
-            const province = this.provinceOf(reading.top.u);
-            const named = mentions.some((m) => m.how !== 'typo' && this.provinceOf(m.u) === province
-              && (latin && m.latin ? m.latin.from < latin.to && latin.from < m.latin.to
-                : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from < khmer.to && khmer.from < m.khmer.to : false));
-            if (!named) bestChild = latin ? this.soundsLikeChild(reading.top.u, piece.text) : this.soundsLikeKhmerChild(reading.top.u, piece.text);
-          }
+          if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) bestChild = this.fartherChild(reading.top.u, piece, mentions);
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
             // reading stays this unit's, raised as a typo would raise it, with the children said in a warning.
@@ -1324,6 +1314,25 @@ export class AddressResolver {
     known.set(piece.text, best);
     this.nearestKept++;
     return best;
+  }
+
+  /**
+   * A child further off than nearestChild reads, for a piece the unit word says is a child of that level (see
+   * soundsLikeChild and soundsLikeKhmerChild), unless the piece is the name of another unit of the same province as
+   * spelt (Tuol Tompoung 1 in Khan Mean Chey is Chamkar Mon's sangkat, not Boeng Tumpun 1 of Mean Chey; Ekpheap of Thma
+   * Da is Aekakpheap, though Ek Pheap is a village of Kampong Speu); else -1. Apart from complete(), which runs for every
+   * address: this runs for few (bench/PERFORMANCE.md: a rare path in a hot function costs that function).
+   */
+  private fartherChild(u: number, piece: { text: string; latin?: { from: number; to: number }; khmer?: { run: number; from: number; to: number } },
+    mentions: readonly Mention[]): number {
+    const { latin, khmer } = piece;
+    const province = this.provinceOf(u);
+    for (const m of mentions) {
+      if (m.how === 'typo' || this.provinceOf(m.u) !== province) continue;
+      if (latin && m.latin ? m.latin.from < latin.to && latin.from < m.latin.to
+        : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from < khmer.to && khmer.from < m.khmer.to : false) return -1;
+    }
+    return latin ? this.soundsLikeChild(u, piece.text) : this.soundsLikeKhmerChild(u, piece.text);
   }
 
   /**
