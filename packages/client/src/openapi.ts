@@ -6629,7 +6629,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /**
-                                     * @description `UNIT_NOT_IN_PARENT`: the address names a unit that is not in the parent it also names (the message says which reading was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); `POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits equally (a sangkat or village named without its number), the unit is the answer and `codes` lists those children.
+                                     * @description `UNIT_NOT_IN_PARENT`: the address names a unit that is not in the parent it also names (the message says which reading was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); `POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits equally (a sangkat or village named without its number or its direction: Srayang for Srayang Cheung and Srayang Tboung), the unit is the answer and `codes` lists those children.
                                      * @enum {unknown}
                                      */
                                     code: "UNIT_NOT_IN_PARENT" | "FORMER_PARENT" | "POSTAL_CODE_MISMATCH" | "AMBIGUOUS";
@@ -13166,7 +13166,7 @@ export interface operations {
                             } | null;
                             warnings: {
                                 /**
-                                 * @description `UNIT_NOT_IN_PARENT`: the address names a unit that is not in the parent it also names (the message says which reading was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); `POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits equally (a sangkat or village named without its number), the unit is the answer and `codes` lists those children.
+                                 * @description `UNIT_NOT_IN_PARENT`: the address names a unit that is not in the parent it also names (the message says which reading was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); `POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits equally (a sangkat or village named without its number or its direction: Srayang for Srayang Cheung and Srayang Tboung), the unit is the answer and `codes` lists those children.
                                  * @enum {unknown}
                                  */
                                 code: "UNIT_NOT_IN_PARENT" | "FORMER_PARENT" | "POSTAL_CODE_MISMATCH" | "AMBIGUOUS";
@@ -13798,7 +13798,7 @@ export interface operations {
                                 } | null;
                                 warnings: {
                                     /**
-                                     * @description `UNIT_NOT_IN_PARENT`: the address names a unit that is not in the parent it also names (the message says which reading was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); `POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits equally (a sangkat or village named without its number), the unit is the answer and `codes` lists those children.
+                                     * @description `UNIT_NOT_IN_PARENT`: the address names a unit that is not in the parent it also names (the message says which reading was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); `POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits equally (a sangkat or village named without its number or its direction: Srayang for Srayang Cheung and Srayang Tboung), the unit is the answer and `codes` lists those children.
                                      * @enum {unknown}
                                      */
                                     code: "UNIT_NOT_IN_PARENT" | "FORMER_PARENT" | "POSTAL_CODE_MISMATCH" | "AMBIGUOUS";

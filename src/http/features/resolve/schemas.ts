@@ -69,7 +69,8 @@ const WarningCodeSchema = Type.Enum(WARNING_CODES, {
     + 'was chosen and why); `FORMER_PARENT`: the address names the parent the unit had before a reform (still a good match); '
     + '`POSTAL_CODE_MISMATCH`: the postal code written belongs to another unit, or to none; `AMBIGUOUS`: namesakes fit equally '
     + 'well and the rest of the input does not separate them (see the other candidates); on a unit whose children one name fits '
-    + 'equally (a sangkat or village named without its number), the unit is the answer and `codes` lists those children.',
+    + 'equally (a sangkat or village named without its number or its direction: Srayang for Srayang Cheung and Srayang Tboung), '
+    + 'the unit is the answer and `codes` lists those children.',
 });
 const Formatted = Type.Object({
   km: Type.String({ description: 'Canonical address in Khmer: ផ្ទះលេខ… ផ្លូវ… ភូមិ… ឃុំ/សង្កាត់… ស្រុក/ក្រុង/ខណ្ឌ… ខេត្ត/រាជធានី… postal code.' }),
