@@ -134,6 +134,9 @@ export function hostileInputs(gazetteer: Gazetteer, seed = 7): { label: string; 
   add('digits', fill(() => String(Math.floor(rnd() * 1e6))));
   add('number words', fill(() => pick(rnd, ['Ti', 'Muoy', 'Pir', 'Bei', 'Buon', 'Pram', 'Dab', 'Mphey', 'Lekh', 'No'])));
   add('house numbers and streets', fill(() => `#${Math.floor(rnd() * 999)} St. ${Math.floor(rnd() * 999)}`, ', '));
+  // Estates and place names with the word borey (each estate part is checked against the names: see BoreyNames).
+  add('boreys and borey names', fill(() => pick(rnd, ['Borey Angkor', 'Angkor Borey', 'Borey Cholsar', 'Borey Peng Huoth', 'Mongkol Borey'])));
+  add('Khmer boreys and borey names', fill(() => pick(rnd, ['បុរីប៉េងហួត', 'បុរីជលសារ', 'អង្គរបូរី', 'បុរី']), ' '));
   add('combining marks on a name', `Phnom Penh${'\u0301'.repeat(MAX_ADDRESS_LENGTH - 10)}`);
   add('combining marks on each letter', fill(() => `${latin()}`.replace(/(.)/g, '$1\u0300\u0308')));
   add('Khmer signs run', `ភូមិ${'\u17cb'.repeat(MAX_ADDRESS_LENGTH - 4)}`);

@@ -188,28 +188,45 @@ export class BoreyNames {
 
   /** Drops the borey parts that are one of the names, and sets parts.borey to the first one left (or null). */
   keep(text: string, parts: AddressParts, spans: Found[]): Found[] {
-    const kept = spans.filter((span) => span.kind !== 'borey' || !this.isName(text, span));
+    let words: LatinKeyed[] | undefined;
+    const kept = spans.filter((span) => {
+      if (span.kind !== 'borey') return true;
+      if (/[\u1780-\u17FF]/.test(text.slice(span.start, span.start + 1))) {
+        const written = text.slice(span.start, span.start + 60).replace(/\s/g, '').replace(/ូ/g, 'ុ');
+        return !this.khmer.some((tail) => written.startsWith(tail));
+      }
+      return !this.isLatinName((words ??= latinKeyed(text)), span.start);
+    });
     if (kept.length !== spans.length) parts.borey = kept.find((span) => span.kind === 'borey')?.value ?? null;
     return kept;
   }
 
-  private isName(text: string, span: Found): boolean {
-    if (/[\u1780-\u17FF]/.test(text.slice(span.start, span.start + 1))) {
-      const written = text.slice(span.start, span.start + 60).replace(/\s/g, '').replace(/ូ/g, 'ុ');
-      return this.khmer.some((tail) => written.startsWith(tail));
-    }
-    // The Latin words around the part's first (its Borey), in the same piece of text (up to a comma or a newline).
-    let from = span.start;
-    while (from > 0 && span.start - from < 60 && !/[,;\n]/.test(text[from - 1]!)) from--;
-    let to = span.end;
-    while (to < text.length && to - span.end < 60 && !/[,;\n]/.test(text[to]!)) to++;
-    const words: { key: string; start: number }[] = [];
-    for (const m of text.slice(from, to).matchAll(/[A-Za-z]+/g)) words.push({ key: wordKeys(foldWords(m[0])), start: from + m.index });
-    const at = words.findIndex((w) => w.start === span.start);
+  /** Whether the Latin word at `start` (a Borey) is the borey word of one of the names, in the same part of the text. */
+  private isLatinName(words: readonly LatinKeyed[], start: number): boolean {
+    const at = words.findIndex((w) => w.start === start);
     if (at < 0) return false;
     return this.latin.some(({ keys, borey }) => {
       const first = at - borey;
-      return first >= 0 && keys.every((key, k) => words[first + k]?.key === key);
+      return first >= 0 && keys.every((key, k) => words[first + k]?.key === key && words[first + k]!.part === words[at]!.part);
     });
   }
+}
+
+interface LatinKeyed {
+  /** The word's romanization key (wordKeys). */
+  key: string;
+  start: number;
+  /** Which part of the text (between commas, semicolons and newlines) it is in. */
+  part: number;
+}
+
+/** The ASCII words of a text with their keys, in one pass (keys are remembered per word: see wordKeys). */
+function latinKeyed(text: string): LatinKeyed[] {
+  const words: LatinKeyed[] = [];
+  let part = 0;
+  for (const m of text.matchAll(/[A-Za-z]+|[,;\n]/g)) {
+    if (m[0].length === 1 && /[,;\n]/.test(m[0])) part++;
+    else words.push({ key: wordKeys([m[0].toLowerCase()]), start: m.index, part });
+  }
+  return words;
 }
