@@ -661,7 +661,11 @@ export class AddressResolver {
           (formers ??= []).push({ a, b, units: forms.former, span });
           found = true;
         }
+        // The looser key's units where nothing else was read; for a name of two words or more, its few other units
+        // too, below the others (Kraing Koki is Krang Kakaoh by the key, Krang Kokir by this one). A word alone has
+        // many (Angkor: anka) and reads by the key.
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
+        else if (b - a > 1 && forms.loose !== undefined && forms.loose.length <= LOOSE_ALSO_MAX) this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget);
         // A name of several units without the number that tells them apart (Kakap commune: Kakab 1 and Kakab 2, though
         // a village is named Kakab): where nothing else was read, or those of the level the unit word says.
         const stems = forms.number ? undefined : this.latinStems.get(forms.looseKey);
@@ -669,9 +673,6 @@ export class AddressResolver {
           const level = found ? ownUnitWord(words, a, b) : null;
           if (!found || level !== null) found = this.addMentions(level ? stems.filter((u) => LEVELS[this.depth[u]!] === level) : stems, 'variant', span, STEM, out, budget) > 0 || found;
         }
-        // A name of two words or more: the looser key's few other units too, below the others (Kraing Koki is Krang
-        // Kakaoh by the key, Krang Kokir by this one). A word alone has many (Angkor: anka) and reads by the key.
-        else if (b - a > 1 && forms.loose !== undefined && forms.loose.length <= LOOSE_ALSO_MAX) this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget);
         if (found) {
           for (let k = a; k < b; k++) explained[k] = 1;
           (wholeFound ??= new Set()).add(a * SPAN_KEY + b);
