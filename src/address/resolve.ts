@@ -1340,7 +1340,10 @@ export class AddressResolver {
    * The one child of `u` whose loose key (looseKey) is nearest a Latin piece's, where the unit word before or after the
    * piece says it is a child of that level, further than nearestChild allows: up to two edits, or two fifths of the
    * longer key (Ekpheap: Aekakpheap). Only where no other child is within an edit more (Romdos is as near Romtum as
-   * Rumdaoh; O Pek as near Ou Peh as other Ou names: none), and with the same digits; else -1.
+   * Rumdaoh: none), or where those an edit further begin less like the piece: people keep a name's first letters and
+   * change its end, so the child whose key shares at least the first three letters with the piece's, two more than
+   * any of those (Malech: Malik, not Ta Lav; Damnak Koh: Damnak Kakaoh, not Doun Man), is the one; and with the same
+   * digits; else -1.
    */
   private soundsLikeChild(u: number, text: string): number {
     const words = text.split(' ');
@@ -1350,17 +1353,25 @@ export class AddressResolver {
     let best = -1;
     let bestDistance = Infinity;
     let secondDistance = Infinity;
+    // Each child's distance and the first letters its nearest key shares with the piece's.
+    const near: { child: number; d: number; prefix: number }[] = [];
     for (const child of this.childrenOf(u)) {
       const forms = this.latinOf(child);
       // With the same digits; or, a piece without any, as the child's name is spelt, its number words as words
       // (Snomprampi: Snam Prampir, whose Prampir is seven).
       const keys = this.digitsOf(child) === digits ? forms.loose : digits === '' && forms.typed !== '' ? [forms.typed] : NO_KEYS;
       let d = Infinity;
+      let prefix = 0;
       for (const key of keys) {
         const cap = Math.max(2, Math.floor((2 * Math.max(loose.length, key.length)) / 5));
         const e = editDistance(loose, key, cap + 1);
-        if (e <= cap + 1 && e < d) d = e;
+        if (e <= cap + 1 && e < d) {
+          d = e;
+          prefix = sharedStart(loose, key);
+        }
       }
+      if (d === Infinity) continue;
+      near.push({ child, d, prefix });
       if (d < bestDistance) {
         secondDistance = bestDistance;
         bestDistance = d;
@@ -1368,7 +1379,16 @@ export class AddressResolver {
       } else if (d < secondDistance) secondDistance = d;
     }
     const cap = Math.max(2, Math.floor((2 * loose.length) / 5));
-    return bestDistance <= cap && secondDistance > bestDistance + 1 ? best : -1;
+    if (bestDistance > cap || secondDistance <= bestDistance) return -1;
+    if (secondDistance > bestDistance + 1) return best;
+    // Others an edit further: the best only if it begins like the piece and they do not.
+    let bestPrefix = 0;
+    let otherPrefix = 0;
+    for (const n of near) {
+      if (n.child === best) bestPrefix = n.prefix;
+      else if (n.d <= bestDistance + 1) otherPrefix = Math.max(otherPrefix, n.prefix);
+    }
+    return bestPrefix >= SHARED_START_MIN && bestPrefix >= otherPrefix + 2 ? best : -1;
   }
 
   /**
@@ -1896,6 +1916,17 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   const first = words[a]!.unit ? words[a]! : words[a - 1];
   if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
   return null;
+}
+
+/** Letters a child's key must share with the start of the piece's for soundsLikeChild to prefer it over others an edit further. */
+const SHARED_START_MIN = 3;
+
+/** How many first characters two strings share. */
+function sharedStart(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 /** The weight of a name read by a part of the piece a unit word marks (see isPartOfPiece). */

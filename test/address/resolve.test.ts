@@ -200,6 +200,12 @@ describe('address resolver: candidate fields', () => {
     // Boeng Tumpun 1 of the Mean Chey named; nor where another child is about as near (Romdos: Rumdaoh and Romtum).
     assert.equal(top('Sangkat Tuol Tompoung 1, Khan Mean Chey, Phnom Penh')!.unit.code, '120110');
     assert.equal(top('Romdos commune, Rovieng district')!.unit.code, '1305');
+    // Others an edit further do not stop a child that begins like the piece where they do not: Malech is Malik (one
+    // edit), not Ta Lav (two); Damnak Koh is Damnak Kakaoh, not Doun Man. Where they begin alike too, nothing is read.
+    assert.equal(top('Malech commune, Andoung Meas district')!.unit.code, '160101');
+    assert.equal(top('Phum Damnak Koh, Khum Samrong Leu, Srok Ang Snuol')!.unit.code, '08081413');
+    // Bankernphal is two edits from Boeng Roneal and three from Boeng Changriek, both beginning as it does: the commune.
+    assert.equal(top('Bankernphal village, Prey Vihear commune, Kong Pisei district')!.unit.code, '050307');
     // A child's number words as spelt, for a piece without digits: Snomprampi is Snam Prampir (seven), Or Buonloeu is
     // A Buon Leu (four).
     assert.equal(top('Snomprampi village, Makprang commune, Kampot district')!.unit.code, '07070901');
