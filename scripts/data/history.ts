@@ -170,11 +170,13 @@ export function nameBeforeReclassified(note: string): UnitEvent['name_before'] {
  * A former parent a move note names: ពីមុនស្ថិតនៅក្នុងស្រុកកំពង់រោទិ៍ (formerly in Srok Kampong Rou; one note writes
  * មុនស្ថិន), ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល (moved from Srok Kandal Stueng, Kandal), ផ្លាស់ប្តូរពីឃុំ ទៀន
  * ខេត្តកណ្តាល (a village moved from Khum Tien), ឃុំថ្មីបំបែកចេញពីឃុំស្វាយជ្រុំ (on the villages of a commune split from
- * Khum Svay Chrum), កាត់ចេញពីស្រុកព្រៃនប់ (a commune cut from Srok Prey Nob). The unit word gives the level (a former
+ * Khum Svay Chrum), កាត់ចេញពីស្រុកព្រៃនប់ (a commune cut from Srok Prey Nob), សង្កាត់ថ្មីកាត់ភូមិពីសង្កាត់ប៉ោយប៉ែត (on the
+ * villages of a new sangkat: villages cut from Sangkat Poipet), បង្កើតក្រុងថ្មីដោយកាត់យក៣ឃុំពីស្រុកទឹកឈូ (a new krong
+ * made of three communes taken from Srok Tuek Chhu). The unit word gives the level (a former
  * parent is above the unit: a commune split from a commune is not one); the province, when the note names one.
  */
 const STATED_FORMER_PARENT =
-  /(?:មុនស្ថិ[តន]នៅក្នុង|ផ្លាស់ប្[តដ]ូរពី|(?:បំបែក|កាត់)ចេញពី) ?(ស្រុក|ខណ្ឌ|ក្រុង|ឃុំ|សង្កាត់) ?([\u1780-\u17FF]+)(?: ?(?:ខេត្ត|រាជធានី) ?([\u1780-\u17FF]+))?/;
+  /(?:មុនស្ថិ[តន]នៅក្នុង|ផ្លាស់ប្[តដ]ូរពី|(?:បំបែក|កាត់)ចេញពី|កាត់(?:យក)?[០-៩0-9]*(?:ភូមិ|ឃុំ|សង្កាត់)[០-៩0-9]*ពី) ?(ស្រុក|ខណ្ឌ|ក្រុង|ឃុំ|សង្កាត់) ?([\u1780-\u17FF]+)(?: ?(?:ខេត្ត|រាជធានី) ?([\u1780-\u17FF]+))?/;
 
 export interface StatedParent {
   level: 'district' | 'commune';

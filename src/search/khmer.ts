@@ -29,6 +29,12 @@ export const INDEPENDENT_VOWELS: ReadonlyMap<string, string> = new Map([
 ]);
 const INDEPENDENT_VOWEL = /[ឥឦឧឩឯឰឱឳ]/g;
 
+/**
+ * Coeng ro (្រ) typed before another subscript of its cluster: Unicode's order puts it last (ស្ត្រី, typed ស្រ្តី; the
+ * NCDD's ចន្រ្ទា for ចន្ទ្រា; five names of the gazetteer are written so). One order for matching.
+ */
+const COENG_RO_FIRST = /\u17D2\u179A(\u17D2[\u1780-\u17A2])/g;
+
 /** Zeros that lead a number: សង្កាត់លេខ០១ = សង្កាត់លេខ១. */
 const LEADING_ZEROS = /(?<![0-9])0+(?=[0-9])/g;
 
@@ -39,13 +45,14 @@ export function hasKhmer(text: string): boolean {
 }
 
 /**
- * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, independent vowels
+ * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, coeng ro last, independent vowels
  * as អ and a vowel, no spaces, no register signs or ៍, no ខាង before a direction, no ទី or លេខ before a number, no
  * zeros leading a number.
  */
 export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
     .replace(COENG_DA, '\u17D2\u178F')
+    .replace(COENG_RO_FIRST, '$1\u17D2\u179A')
     .replace(INDEPENDENT_VOWEL, (v) => INDEPENDENT_VOWELS.get(v)!)
     .replace(NOT_MEANINGFUL, '')
     .replace(OPTIONAL_SIGNS, '')

@@ -448,6 +448,16 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
     assert.equal(c.matched.find((m) => m.code === '1201')?.how, 'former');
   });
+
+  it('FORMER_PARENT from the NCDD notes: a commune cut from a district, a village cut from a commune', () => {
+    // Bati is a sangkat of Krong Bavet, cut from Srok Chantrea; Ou Chrov a village of Sangkat Ou Chrov, cut from Sangkat
+    // Poipet in 2021 (another Ou Chrov is a village of Sangkat Nimitt, in the same krong).
+    for (const [q, code] of [['Khum Bati, Srok Chantrea, Svay Rieng', '200801'], ['ភូមិអូរជ្រៅ សង្កាត់ប៉ោយប៉ែត ក្រុងប៉ោយប៉ែត ខេត្តបន្ទាយមានជ័យ', '01100401']] as const) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, code, q);
+      assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT'], q);
+    }
+  });
 });
 
 describe('address resolver: bad and hostile input', () => {

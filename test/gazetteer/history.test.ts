@@ -142,8 +142,23 @@ describe('reading the NCDD notes', () => {
     assert.deepEqual(formerParentStated('ផ្លាស់ប្តូរពីស្រុក កណ្ដាលស្ទឹង ខេត្តកណ្តាល'), { level: 'district', km: 'កណ្ដាលស្ទឹង', province: 'កណ្តាល' });
     assert.deepEqual(formerParentStated('ផ្លាស់ប្តូរពីឃុំ ទៀន ខេត្តកណ្តាល'), { level: 'commune', km: 'ទៀន', province: 'កណ្តាល' });
     assert.deepEqual(formerParentStated('ឃុំថ្មីបំបែកចេញពីឃុំស្វាយជ្រុំ'), { level: 'commune', km: 'ស្វាយជ្រុំ', province: null });
+    // Villages cut from a commune into a new one; communes taken from a district into a new krong.
+    assert.deepEqual(formerParentStated('សង្កាត់ថ្មីកាត់ភូមិពីសង្កាត់ប៉ោយប៉ែត'), { level: 'commune', km: 'ប៉ោយប៉ែត', province: null });
+    assert.deepEqual(formerParentStated('ឃុំថ្មីកាត់ភូមិ៩ពីឃុំត្រែងត្រយឹង'), { level: 'commune', km: 'ត្រែងត្រយឹង', province: null });
+    assert.deepEqual(formerParentStated('បង្កើតក្រុងថ្មីដោយកាត់យក៣ឃុំពីស្រុកទឹកឈូ'), { level: 'district', km: 'ទឹកឈូ', province: null });
     assert.equal(formerParentStated('កាត់ទៅខណ្ឌកំបូល'), null);
     assert.equal(formerParentStated('បំបែកចេញពីភូមិត្រពាំងថ្លឹង'), null); // a village: a predecessor, never a parent
+  });
+
+  it('gives the units of those notes their former parents, a name spelt with its subscripts swapped included', () => {
+    const { events } = JSON.parse(readFileSync(HISTORY_PATH, 'utf8')) as { events: { code: string; former_parents: string[] }[] };
+    const formerOf = (code: string) => [...new Set(events.filter((e) => e.code === code).flatMap((e) => e.former_parents))];
+    // "cut from Srok ចន្រ្ទា" (for ចន្ទ្រា, Chantrea): Sangkat Bati of Krong Bavet.
+    assert.deepEqual(formerOf('200801'), ['2001']);
+    // The villages of Sangkat Ou Chrov (2021), cut from Sangkat Poipet.
+    assert.deepEqual(formerOf('01100401'), ['011002']);
+    // Krong Bokor's communes, taken from Srok Tuek Chhu.
+    assert.deepEqual(formerOf('070901'), ['0707']);
   });
 
   it('reads the former name a reclassification gives, and nothing that is not a name', () => {

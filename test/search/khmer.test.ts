@@ -10,6 +10,13 @@ describe('Khmer normalisation', () => {
     assert.equal(normaliseKhmer('ភូមិ ១២'), 'ភូមិ12');
   });
 
+  it('puts coeng ro after the other subscript of its cluster, as Unicode orders them: ស្រ្តី = ស្ត្រី', () => {
+    assert.equal(normaliseKhmer('ស្រ្តី'), normaliseKhmer('ស្ត្រី'));
+    assert.equal(normaliseKhmer('ចន្រ្ទា'), 'ចន្ទ្រា');
+    // A lone coeng ro stays.
+    assert.equal(normaliseKhmer('ស្រុក'), 'ស្រុក');
+  });
+
   it('treats the space before a number and the ordinal ទី as optional', () => {
     assert.equal(normaliseKhmer('បឹងកេងកងទី ១'), normaliseKhmer('បឹងកេងកងទី១'));
     assert.equal(normaliseKhmer('ភូមិទី១'), normaliseKhmer('ភូមិ ១'));
