@@ -648,7 +648,10 @@ export class AddressResolver {
         const other = latinOther(words, a, input);
         // A name the unit word after it marks as one piece, read by its end only (Kantout of "Andoung Kantout
         // village"), weighs less than one read whole.
-        const weight = hint !== null && isPartOfPiece(words, a, b) ? chars * PART_OF_PIECE : chars;
+        // So does a name read by the start of a piece an English unit word closes further on ("Tumnob" of "Tumnob
+        // Apiwat village").
+        const weight = hint !== null ? (isPartOfPiece(words, a, b) ? chars * PART_OF_PIECE : chars)
+          : isStartOfPiece(words, a, b) ? chars * PART_OF_PIECE : chars;
         const span: SpanAt = { start: words[a]!.start, end: last.end, hint, other, twice: other !== null, weight, chars, khmer: undefined, latin: { from: a, to: b } };
         this.spanStamp++;
         let found = this.addMentions(forms.exact, 'exact', span, 1, out, budget) > 0;
@@ -1027,6 +1030,10 @@ export class AddressResolver {
    * - two villages of one commune, the other by a span of its own, as spelt (exact, alias or variant), the commune named
    *   ("Ou Ta Putt, Chamkar Youn and Prek Sromoach Villages, Kampong Khleang Commune", ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ
    *   ឃុំស្ទឹងកាច់) or not ("two villages, Dang Plet and Narong, in Chheb district"): both villages stay in its mentions;
+   *   the other's span may be one the best reading took for a province or district though its unit word says village
+   *   (ភូមិកណ្ដាល ភូមិលើ និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក: Kandal the province), which it then leaves;
+   * - two communes of one district, each after its unit word, the district named (ឃុំជប់វារី និងឃុំទានកាំ
+   *   ស្រុកព្រះនេត្រព្រះ);
    * - or, the parent named, a name that fits several of its children equally (see siblingsTied).
    */
   private aboutTheParent(readings: Reading[], mentions: readonly Mention[]): Reading[] {
@@ -1041,12 +1048,14 @@ export class AddressResolver {
         postal: best.postal, score: best.score, tied };
       return [about, ...readings];
     }
-    const other = this.anotherVillage(best, mentions);
+    const other = this.anotherSibling(best, mentions, named !== undefined);
     if (!other) return readings;
-    // The villages stay in what the input matched: each span names its village; the answer is their commune.
+    // The siblings stay in what the input matched: each span names its unit; the answer is their parent.
     const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
-    const about: Reading = { top, mentions: [...best.mentions, other], former: best.former, postal: best.postal, score: best.score + other.weight,
-      tied: undefined };
+    // A span the reading took for a unit of another level is the other's now (see anotherSibling).
+    let score = best.score + other.weight;
+    const kept = best.mentions.filter((m) => !overlaps(m, other) || ((score -= m.weight), false));
+    const about: Reading = { top, mentions: [...kept, other], former: best.former, postal: best.postal, score, tied: undefined };
     return [about, ...readings];
   }
 
@@ -1070,13 +1079,27 @@ export class AddressResolver {
     return tied;
   }
 
-  /** When the best reading is a village, another village of its commune named by a span of its own: its mention. */
-  private anotherVillage(best: Reading, mentions: readonly Mention[]): Mention | undefined {
-    if (this.depth[best.top.u] !== LEVEL_DEPTH.village) return undefined;
-    const commune = this.parent[best.top.u]!;
-    const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end);
-    return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === commune && this.depth[m.u] === LEVEL_DEPTH.village
-      && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
+  /**
+   * When the best reading is a village, another village of its commune named by a span of its own, or, the commune
+   * named, by one the reading took for a province or district though its unit word says village; when it is a commune named after
+   * its unit word and its district is named (`parentNamed`), another commune of that district named after its own: that
+   * sibling's mention (see aboutTheParent).
+   */
+  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean): Mention | undefined {
+    const depth = this.depth[best.top.u]!;
+    const parent = this.parent[best.top.u]!;
+    const spelt = (m: Mention) => m.how === 'exact' || m.how === 'alias' || m.how === 'variant';
+    if (depth === LEVEL_DEPTH.village) {
+      // A used span the other may take, the commune named apart: its unit word (ភូមិ) says village, the reading took it
+      // for a province or district.
+      const free = (used: Mention, m: Mention) => parentNamed && m.hint === 'village' && used.hint === 'village' && this.depth[used.u]! < LEVEL_DEPTH.commune;
+      const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end && !free(used, m));
+      return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === LEVEL_DEPTH.village
+        && spelt(m) && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
+    }
+    if (depth !== LEVEL_DEPTH.commune || !parentNamed || best.top.hint !== 'commune') return undefined;
+    return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === LEVEL_DEPTH.commune
+      && spelt(m) && m.hint === 'commune' && m.start >= 0 && !best.mentions.some((used) => overlaps(used, m)));
   }
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */
@@ -1903,6 +1926,23 @@ function isPartOfPiece(words: readonly LatinWord[], a: number, b: number): boole
   const after = words[e];
   return before !== undefined && before.unit === null && !before.filler && before.segment === words[a]!.segment
     && after !== undefined && after.unit !== null && after.segment === words[e - 1]!.segment;
+}
+
+/**
+ * Whether words [a, b) begin a piece, and an English unit word closes it further on, not right after them ("Tumnob" of
+ * "Tumnob Apiwat village"): the piece names something longer than what they read.
+ */
+function isStartOfPiece(words: readonly LatinWord[], a: number, b: number): boolean {
+  const first = words[a]!;
+  if (first.unit !== null) return false;
+  const before = words[a - 1];
+  if (before !== undefined && before.segment === first.segment && before.unit === null && !before.filler) return false;
+  for (let e = b; e < words.length && e < b + 3; e++) {
+    const w = words[e]!;
+    if (w.segment !== first.segment || w.filler) return false;
+    if (w.unit !== null) return e > b && ENGLISH_UNIT_WORDS.has(w.word);
+  }
+  return false;
 }
 
 /**

@@ -118,8 +118,11 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
         continue;
       }
       // A Roman numeral glued to a word in capitals (TeukI, KakabII): the ordinal of the name, as its own word.
-      // A possessive's 's is no part of a name (Sihanoukville's Commune IV; no name ends in one).
-      const raw = text.slice(i, j).replace(/([a-z])(I{1,3}|IV)$/, '$1 $2').replace(/['’]s$/i, '');
+      // A possessive's 's is no part of a name (Sihanoukville's Commune IV; no name ends in one), and ends its piece:
+      // the unit word of "Talat commune's Rumpat" is Talat's, not Rumpat's.
+      const word0 = text.slice(i, j);
+      const possessive = /['’]s$/i.test(word0);
+      const raw = word0.replace(/([a-z])(I{1,3}|IV)$/, '$1 $2').replace(/['’]s$/i, '');
       for (const folded of foldedWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
         const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
@@ -127,6 +130,7 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
         const unit = Object.hasOwn(LATIN_UNIT_WORDS, word) ? LATIN_UNIT_WORDS[word]! : null;
         latin.push({ word, start: i, end: j, unit, filler: LATIN_FILLER.has(word), segment });
       }
+      if (possessive) segment++;
       i = j;
     } else {
       i++;

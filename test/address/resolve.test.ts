@@ -449,6 +449,32 @@ describe('address resolver: warnings', () => {
     assert.equal(c.matched.find((m) => m.code === '1201')?.how, 'former');
   });
 
+  it('reads a possessive unit word as the end of its name\'s piece, and a name that only begins a piece as less', () => {
+    // "commune’s" is Talat's unit word, not Rumpoat's: two villages of Ta Lat named, the answer is the commune.
+    assert.equal(top('Sesan district’s Talat commune’s Rumpat and Talat villages')!.unit.code, '190107');
+    // "Tumnob" only begins "Tumnob Apiwat village": the Tumnob villages elsewhere do not crowd out the commune's child.
+    assert.equal(top('O’Svay commune’s Tumnob Apiwat village')!.unit.code, '22050308');
+  });
+
+  it('answers the district for two of its communes, each after its unit word', () => {
+    const c = top('Sangkat Tonle Basak and Sangkat Boeng Trabaek, Khan Chamkar Mon')!;
+    assert.equal(c.unit.code, '1201');
+    assert.deepEqual(c.matched.map((m) => m.code), ['120101', '120111', '1201']);
+    assert.deepEqual(c.unmatched, []);
+    // Not without their unit words, nor with one commune alone.
+    assert.equal(top('Tonle Basak, Boeng Trabaek, Chamkar Mon')!.unit.level, 'commune');
+    assert.equal(top('Sangkat Tonle Basak, Khan Chamkar Mon')!.unit.code, '120101');
+  });
+
+  it('answers the commune for two villages, one written like a province after ភូមិ', () => {
+    // ភូមិកណ្ដាល is the village Kandal of Banteay Daek, not the province it spells.
+    const c = top('ភូមិកណ្ដាល និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក ស្រុកកៀនស្វាយ')!;
+    assert.equal(c.unit.code, '080201');
+    assert.ok(c.matched.some((m) => m.code === '08020105'));
+    // One village alone stays the village.
+    assert.equal(top('ភូមិកណ្ដាល ឃុំបន្ទាយដែក ស្រុកកៀនស្វាយ')!.unit.code, '08020105');
+  });
+
   it('FORMER_PARENT from the NCDD notes: a commune cut from a district, a village cut from a commune', () => {
     // Bati is a sangkat of Krong Bavet, cut from Srok Chantrea; Ou Chrov a village of Sangkat Ou Chrov, cut from Sangkat
     // Poipet in 2021 (another Ou Chrov is a village of Sangkat Nimitt, in the same krong).
