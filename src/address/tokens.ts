@@ -164,11 +164,25 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   const ends: number[] = [];
   const unitWords: KhmerRun['unitWords'] = [];
   let i = start;
+  // Where the text goes on after a connective that ends the run (see connectiveAt).
+  let resume = -1;
   for (; i < text.length; i++) {
     if (skipped(i) >= 0) break;
     const ch = text[i]!;
     const c = ch.charCodeAt(0);
     if (isSeparator(ch)) break;
+    // (និង right after a unit word joins two unit words: see below.)
+    if (i === start || (ch === ' ' && norm.length > 0 && !unitWordEndsAt(norm, unitWords))) {
+      const length = connectiveAt(text, ch === ' ' ? i + 1 : i);
+      if (length > 0) {
+        if (norm.length > 0) {
+          resume = i + (ch === ' ' ? 1 : 0) + length;
+          break;
+        }
+        i += length - 1;
+        continue;
+      }
+    }
     if (KHMER_SKIP.has(ch) || isZeroWidth(c)) {
       // A full stop after a short cluster is an abbreviation (ភ. ឃ. ស្រ.): recorded as a unit word.
       if (ch === '.') markAbbreviation(norm, unitWords);
@@ -209,6 +223,7 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     ends.push(i + 1);
   }
   offsets.push(i);
+  if (resume >= 0) i = resume;
   // ទី (ordinal) or លេខ (number) before a digit: ភូមិទី១ = ភូមិលេខ១ = ភូមិ១.
   for (const word of NUMBER_MARKS) norm = dropWord(norm, offsets, ends, unitWords, word, beforeDigit);
   // ខាង ("side") before a direction, written or left out (see search/khmer.ts): left out.
@@ -224,6 +239,21 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   unitWords.sort((a, b) => a.start - b.start);
   out.push({ kind: 'khmer', text: norm, offsets, ends, unitWords, segment });
   return Math.max(i, start + 1);
+}
+
+/**
+ * Words that join the parts of an address and are no part of any unit's name (none of the gazetteer's 16,465 Khmer
+ * names has them): ស្ថិតនៅក្នុង, ស្ថិតនៅ, ស្ថិតក្នុង ("located in"), និង ("and"). Written after a space or first in
+ * a run, one ends the name before it (ឃុំវាលម្លូ ស្ថិតនៅក្នុង ស្រុកពញាក្រែក; ភូមិលើ និងភូមិព្រែកប៉ុល) and is left out,
+ * as Latin fillers are.
+ */
+const CONNECTIVES = ['ស្ថិតនៅក្នុង', 'ស្ថិតនៅ', 'ស្ថិតក្នុង', 'និង'];
+
+/** The length of the connective (CONNECTIVES) that starts at `at`, or 0. */
+function connectiveAt(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 0x179f && text.charCodeAt(at) !== 0x1793) return 0;
+  for (const word of CONNECTIVES) if (text.startsWith(word, at)) return word.length;
+  return 0;
 }
 
 /** នៃ, "of", between a name and the next unit word. */

@@ -456,6 +456,17 @@ describe('address resolver: warnings', () => {
     assert.equal(top('O’Svay commune’s Tumnob Apiwat village')!.unit.code, '22050308');
   });
 
+  it('leaves out the Khmer words that join an address\'s parts (ស្ថិតនៅក្នុង, និង), which end the name before them', () => {
+    const located = top('ឃុំវាលម្លូ ស្ថិតនៅក្នុង ស្រុកពញាក្រែក ខេត្តត្បូងឃ្មុំ')!;
+    assert.equal(located.unit.code, '250508');
+    assert.deepEqual(located.unmatched, []);
+    const listed = top('ភូមិលើ និងភូមិព្រែកប៉ុល ស្ថិតក្នុងឃុំបន្ទាយដែក')!;
+    assert.equal(listed.unit.code, '08020106'); // លើ is no village of Banteay Daek
+    assert.deepEqual(listed.unmatched, ['លើ']);
+    // និង between two unit words still writes one name for both: the village and the commune of Svay Chek.
+    assert.equal(top('ភូមិ និងឃុំស្វាយចេក ស្រុកអង្គរធំ')!.unit.code, '17020402');
+  });
+
   it('answers the district for two of its communes, each after its unit word', () => {
     const c = top('Sangkat Tonle Basak and Sangkat Boeng Trabaek, Khan Chamkar Mon')!;
     assert.equal(c.unit.code, '1201');
