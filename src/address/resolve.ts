@@ -1273,8 +1273,11 @@ export class AddressResolver {
       while (e < words.length && mark[e] === 0 && words[e]!.segment === words[k]!.segment && e - k < MAX_LATIN_SPAN) e++;
       const folded = normaliseNumbers(words.slice(k, e).map((w) => w.word));
       const text = compact(folded);
-      if (text.length >= 4 && !/^\d+$/.test(text)) {
-        out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint: this.latinHint(words, k, e), chars: text.length,
+      // A name of two or three letters only with its unit word (Phum Au: Ou), and then nearestChild reads it by its
+      // loose key alone (no typo budget under four letters).
+      const hint = text.length >= 2 ? this.latinHint(words, k, e) : null;
+      if ((text.length >= 4 || hint !== null) && !/^\d+$/.test(text)) {
+        out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint, chars: text.length,
           khmer: undefined, latin: { from: k, to: e } });
       }
       k = e;

@@ -467,6 +467,14 @@ describe('address resolver: warnings', () => {
     assert.equal(top('ភូមិ និងឃុំស្វាយចេក ស្រុកអង្គរធំ')!.unit.code, '17020402');
   });
 
+  it('reads a name of two letters after its unit word as the child with its loose key (Phum Au: Ou)', () => {
+    const c = top('Phum Au, Khum Thmei, Srok Kampong Rou')!;
+    assert.equal(c.unit.code, '20021102');
+    assert.deepEqual(c.unmatched, []);
+    // Without a unit word, two letters are nothing to go on.
+    assert.equal(top('Au, Khum Thmei, Srok Kampong Rou')!.unit.code, '200211');
+  });
+
   it('answers the district for two of its communes, each after its unit word', () => {
     const c = top('Sangkat Tonle Basak and Sangkat Boeng Trabaek, Khan Chamkar Mon')!;
     assert.equal(c.unit.code, '1201');
