@@ -1033,7 +1033,8 @@ export class AddressResolver {
    *   the other's span may be one the best reading took for a province or district though its unit word says village
    *   (ភូមិកណ្ដាល ភូមិលើ និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក: Kandal the province), which it then leaves;
    * - two communes of one district, each after its unit word, the district named (ឃុំជប់វារី និងឃុំទានកាំ
-   *   ស្រុកព្រះនេត្រព្រះ);
+   *   ស្រុកព្រះនេត្រព្រះ); or two villages of it in two communes, each with its unit word, no commune named (see
+   *   anotherCousin);
    * - or, the parent named, a name that fits several of its children equally (see siblingsTied).
    */
   private aboutTheParent(readings: Reading[], mentions: readonly Mention[]): Reading[] {
@@ -1049,7 +1050,14 @@ export class AddressResolver {
       return [about, ...readings];
     }
     const other = this.anotherSibling(best, mentions, named !== undefined);
-    if (!other) return readings;
+    if (!other) {
+      // Two villages of one district in two communes, neither commune named: the district.
+      const cousin = named ? undefined : this.anotherCousin(best, mentions);
+      if (!cousin) return readings;
+      const district = best.mentions.find((m) => m.u === this.parent[parent])!;
+      return [{ top: district, mentions: [...best.mentions, cousin], former: best.former, postal: best.postal, score: best.score + cousin.weight, tied: undefined },
+        ...readings];
+    }
     // The siblings stay in what the input matched: each span names its unit; the answer is their parent.
     const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
     // A span the reading took for a unit of another level is the other's now (see anotherSibling).
@@ -1077,6 +1085,20 @@ export class AddressResolver {
     }
     if (tied.length > 0) tied.unshift(best.top.u);
     return tied;
+  }
+
+  /**
+   * When the best reading is a village named after or before its unit word, its commune not named and its district
+   * named, another village of that district, in another commune, named with its unit word too ("Prers Ka ak Village,
+   * Sambo Village and Kalaot Village of Chheb District"): its mention.
+   */
+  private anotherCousin(best: Reading, mentions: readonly Mention[]): Mention | undefined {
+    if (this.depth[best.top.u] !== LEVEL_DEPTH.village || best.top.hint !== 'village') return undefined;
+    const district = this.parent[this.parent[best.top.u]!]!;
+    if (!best.mentions.some((m) => m.u === district)) return undefined;
+    return mentions.find((m) => m.hint === 'village' && this.depth[m.u] === LEVEL_DEPTH.village && this.parent[this.parent[m.u]!] === district
+      && this.parent[m.u] !== this.parent[best.top.u] && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && m.start >= 0
+      && !best.mentions.some((used) => overlaps(used, m)));
   }
 
   /**

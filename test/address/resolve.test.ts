@@ -485,6 +485,11 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Sangkat Tonle Basak, Khan Chamkar Mon')!.unit.code, '120101');
   });
 
+  it('answers the district for two villages of it in two communes, each with its unit word, no commune named', () => {
+    assert.equal(top("Phum Kalaot and Phum Praeus K'ak, Srok Chhaeb")!.unit.code, '1302');
+    assert.equal(top('Kalaot Village, Chheb District')!.unit.code, '13020401');
+  });
+
   it('answers the commune for two villages, one written like a province after ភូមិ', () => {
     // ភូមិកណ្ដាល is the village Kandal of Banteay Daek, not the province it spells.
     const c = top('ភូមិកណ្ដាល និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក ស្រុកកៀនស្វាយ')!;
