@@ -454,6 +454,7 @@ export class AddressResolver {
 
     const completable = completionCap(tokens);
     const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions);
+    this.orderTies(readings, text, limit);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
     // above the one before is brought down to it).
@@ -1065,6 +1066,31 @@ export class AddressResolver {
     const kept = best.mentions.filter((m) => !overlaps(m, other) || ((score -= m.weight), false));
     const about: Reading = { top, mentions: [...kept, other], former: best.former, postal: best.postal, score, tied: undefined };
     return [about, ...readings];
+  }
+
+  /**
+   * Readings tied on score that read one Latin span as different units (Preaek Khsay Ka and Preaek Khsay Kha for "Prek
+   * Sai Kho"): the unit whose name is spelt nearest the span, letter for letter, first; the order otherwise kept. Only
+   * the order changes: they stay namesakes (AMBIGUOUS).
+   */
+  private orderTies(readings: Reading[], text: string, limit: number): void {
+    for (let i = 0; i < Math.min(limit, readings.length);) {
+      const first = readings[i]!;
+      let j = i + 1;
+      while (j < readings.length && readings[j]!.score === first.score && readings[j]!.top.start === first.top.start && readings[j]!.top.end === first.top.end) j++;
+      if (j - i > 1 && first.top.latin !== undefined && first.top.start >= 0) {
+        const typed = text.slice(first.top.start, first.top.end).toLowerCase().replace(/[^a-z0-9]/g, '');
+        const distance = (r: Reading) => {
+          let d = Infinity;
+          for (const c of this.latinOf(r.top.u).compacts) d = Math.min(d, editDistance(typed, c, TIE_DISTANCE_MAX));
+          return d;
+        };
+        const run = readings.slice(i, j).map((r, k) => ({ r, k, d: distance(r) }));
+        run.sort((a, b) => a.d - b.d || a.k - b.k);
+        for (let k = 0; k < run.length; k++) readings[i + k] = run[k]!.r;
+      }
+      i = j;
+    }
   }
 
   /**
@@ -1982,6 +2008,9 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
   return null;
 }
+
+/** Edits orderTies counts up to (further is as far). */
+const TIE_DISTANCE_MAX = 8;
 
 /** Letters a child's key must share with the start of the piece's for soundsLikeChild to prefer it over others an edit further. */
 const SHARED_START_MIN = 3;

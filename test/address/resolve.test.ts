@@ -475,6 +475,14 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Au, Khum Thmei, Srok Kampong Rou')!.unit.code, '200211');
   });
 
+  it('puts first, of namesakes one span reads equally, the one spelt nearest it, and still warns', () => {
+    for (const [q, code, other] of [['Prek Sai Kha commune, Prey Veng', '140707', '140706'], ['Prek Sai Ka commune, Prey Veng', '140706', '140707']] as const) {
+      const [first, second] = resolver().resolve(q).candidates;
+      assert.deepEqual([first!.unit.code, second!.unit.code], [code, other], q);
+      assert.ok(first!.warnings.some((w) => w.code === 'AMBIGUOUS'), q);
+    }
+  });
+
   it('answers the district for two of its communes, each after its unit word', () => {
     const c = top('Sangkat Tonle Basak and Sangkat Boeng Trabaek, Khan Chamkar Mon')!;
     assert.equal(c.unit.code, '1201');
