@@ -1078,7 +1078,8 @@ export class AddressResolver {
       const first = readings[i]!;
       let j = i + 1;
       while (j < readings.length && readings[j]!.score === first.score && readings[j]!.top.start === first.top.start && readings[j]!.top.end === first.top.end) j++;
-      if (j - i > 1 && first.top.latin !== undefined && first.top.start >= 0) {
+      // Names spelt exactly as typed are all as near: only a variant or typo reading can be nearer for one of them.
+      if (j - i > 1 && first.top.latin !== undefined && first.top.start >= 0 && (first.top.how === 'variant' || first.top.how === 'typo')) {
         const typed = text.slice(first.top.start, first.top.end).toLowerCase().replace(/[^a-z0-9]/g, '');
         const distance = (r: Reading) => {
           let d = Infinity;
