@@ -453,7 +453,7 @@ export class AddressResolver {
     const postal = this.postalMentions(parts, mentions);
 
     const completable = completionCap(tokens);
-    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions);
+    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions, tokens);
     this.orderTies(readings, text, limit);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
@@ -1032,13 +1032,14 @@ export class AddressResolver {
    *   ("Ou Ta Putt, Chamkar Youn and Prek Sromoach Villages, Kampong Khleang Commune", ភូមិផ្សារព្រំ និងភូមិអូរឈើក្រំ
    *   ឃុំស្ទឹងកាច់) or not ("two villages, Dang Plet and Narong, in Chheb district"): both villages stay in its mentions;
    *   the other's span may be one the best reading took for a province or district though its unit word says village
-   *   (ភូមិកណ្ដាល ភូមិលើ និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក: Kandal the province), which it then leaves;
+   *   (ភូមិកណ្ដាល ភូមិលើ និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក: Kandal the province), which it then leaves; or, the commune
+   *   named, a piece after ភូមិ or Phum that is a near spelling of the other (see siblingByPiece);
    * - two communes of one district, each after its unit word, the district named (ឃុំជប់វារី និងឃុំទានកាំ
    *   ស្រុកព្រះនេត្រព្រះ); or two villages of it in two communes, each with its unit word, no commune named (see
    *   anotherCousin);
    * - or, the parent named, a name that fits several of its children equally (see siblingsTied).
    */
-  private aboutTheParent(readings: Reading[], mentions: readonly Mention[]): Reading[] {
+  private aboutTheParent(readings: Reading[], mentions: readonly Mention[], tokens: ReturnType<typeof tokenise>): Reading[] {
     const best = readings[0];
     if (!best || best.top.start < 0) return readings;
     const parent = this.parent[best.top.u]!;
@@ -1050,7 +1051,7 @@ export class AddressResolver {
         postal: best.postal, score: best.score, tied };
       return [about, ...readings];
     }
-    const other = this.anotherSibling(best, mentions, named !== undefined);
+    const other = this.anotherSibling(best, mentions, named !== undefined) ?? (named ? this.siblingByPiece(best, tokens) : undefined);
     if (!other) {
       // Two villages of one district in two communes, neither commune named: the district.
       const cousin = named ? undefined : this.anotherCousin(best, mentions);
@@ -1112,6 +1113,22 @@ export class AddressResolver {
     }
     if (tied.length > 0) tied.unshift(best.top.u);
     return tied;
+  }
+
+  /**
+   * When the best reading is a village, a piece of the input it leaves that its unit word says is a village and that is
+   * a near spelling of another village of the same commune (nearestChild: ភូមិប្រាសាទ for ប្រសាទ, in ភូមិប្រាសាទនិងភូមិត្មាតពង
+   * ឃុំសំបួរ): a mention of that village, as completion would make it.
+   */
+  private siblingByPiece(best: Reading, tokens: ReturnType<typeof tokenise>): Mention | undefined {
+    if (this.depth[best.top.u] !== LEVEL_DEPTH.village) return undefined;
+    const commune = this.parent[best.top.u]!;
+    for (const piece of this.pieces(best, tokens)) {
+      if (piece.hint !== 'village') continue;
+      const child = this.nearestChild(commune, piece);
+      if (child >= 0 && child !== best.top.u) return this.mention(child, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
+    }
+    return undefined;
   }
 
   /**

@@ -171,8 +171,11 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     const ch = text[i]!;
     const c = ch.charCodeAt(0);
     if (isSeparator(ch)) break;
-    // (និង right after a unit word joins two unit words: see below.)
-    if (i === start || (ch === ' ' && norm.length > 0 && !unitWordEndsAt(norm, unitWords))) {
+    // (និង right after a unit word joins two unit words: see below.) និង glued to the name before it ends that name
+    // too when a unit word follows it (ភូមិប្រាសាទនិងភូមិត្មាតពង).
+    const glued = ch === 'ន' && norm.length > 0 && text.startsWith(AND, i) && !unitWordEndsAt(norm, unitWords)
+      && KHMER_UNIT_WORDS.some(([word]) => text.startsWith(word, i + AND.length));
+    if (glued || i === start || (ch === ' ' && norm.length > 0 && !unitWordEndsAt(norm, unitWords))) {
       const length = connectiveAt(text, ch === ' ' ? i + 1 : i);
       if (length > 0) {
         if (norm.length > 0) {
@@ -244,8 +247,8 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
 /**
  * Words that join the parts of an address and are no part of any unit's name (none of the gazetteer's 16,465 Khmer
  * names has them): ស្ថិតនៅក្នុង, ស្ថិតនៅ, ស្ថិតក្នុង ("located in"), និង ("and"). Written after a space or first in
- * a run, one ends the name before it (ឃុំវាលម្លូ ស្ថិតនៅក្នុង ស្រុកពញាក្រែក; ភូមិលើ និងភូមិព្រែកប៉ុល) and is left out,
- * as Latin fillers are.
+ * a run (or និង glued between a name and a unit word), one ends the name before it (ឃុំវាលម្លូ ស្ថិតនៅក្នុង
+ * ស្រុកពញាក្រែក; ភូមិលើ និងភូមិព្រែកប៉ុល) and is left out, as Latin fillers are.
  */
 const CONNECTIVES = ['ស្ថិតនៅក្នុង', 'ស្ថិតនៅ', 'ស្ថិតក្នុង', 'និង'];
 

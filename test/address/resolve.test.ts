@@ -498,6 +498,14 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Kalaot Village, Chheb District')!.unit.code, '13020401');
   });
 
+  it('answers the commune for two villages glued by និង, the second a near spelling of its name', () => {
+    const c = top('ភូមិព្រែកត្នោតនិងភូមិបិតមាស ឃុំសំបួរ ស្រុករមាសហែក')!;
+    assert.equal(c.unit.code, '200413');
+    assert.deepEqual(c.matched.map((m) => [m.code, m.how]), [['20041301', 'exact'], ['20041302', 'typo'], ['200413', 'exact'], ['2004', 'exact']]);
+    assert.deepEqual(c.unmatched, []);
+    assert.equal(top('ភូមិបិតមាស ឃុំសំបួរ ស្រុករមាសហែក')!.unit.code, '20041302');
+  });
+
   it('answers the commune for two villages, one written like a province after ភូមិ', () => {
     // ភូមិកណ្ដាល is the village Kandal of Banteay Daek, not the province it spells.
     const c = top('ភូមិកណ្ដាល និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក ស្រុកកៀនស្វាយ')!;
