@@ -453,7 +453,7 @@ export class AddressResolver {
     const postal = this.postalMentions(parts, mentions);
 
     const completable = completionCap(tokens);
-    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions, tokens);
+    const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions, tokens, text);
     this.orderTies(readings, text, limit);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
@@ -789,8 +789,8 @@ export class AddressResolver {
       };
       found = {
         compact: c,
-        // Written in digits (a number word is a name: Samseb, a village, is thirty).
-        number: /^\d+$/.test(c) && /^\d+$/.test(compact(typed)),
+        // Written in digits or as a Roman numeral (a number word is a name: Samseb, a village, is thirty).
+        number: /^\d+$/.test(c) && /^(?:\d+|ii|iii|iv)$/.test(compact(typed)),
         grows,
         exact: this.tables.latinExact.get(c),
         alias: sameNumber(this.tables.aliasExact.get(c)),
@@ -1039,14 +1039,18 @@ export class AddressResolver {
    *   anotherCousin);
    * - or, the parent named, a name that fits several of its children equally (see siblingsTied).
    */
-  private aboutTheParent(readings: Reading[], mentions: readonly Mention[], tokens: ReturnType<typeof tokenise>): Reading[] {
+  private aboutTheParent(readings: Reading[], mentions: readonly Mention[], tokens: ReturnType<typeof tokenise>, text: string): Reading[] {
     const best = readings[0];
     if (!best || best.top.start < 0) return readings;
     const parent = this.parent[best.top.u]!;
     if (parent < 0) return readings;
     const named = best.mentions.find((m) => m.u === parent);
     const tied = named ? this.siblingsTied(readings) : [];
-    if (tied.length > 0) {
+    // "Kampong Kreng Village, Kampong Kreng Commune": of the villages the name fits (Kampong Kraeng, Kampong Krong),
+    // the one named as its commune, when the two spans are written alike.
+    const asParent = tied.length > 0 ? this.namedAsParent(tied, best.top, named!, readings, text) : -1;
+    if (asParent > 0) return [readings[asParent]!, ...readings.slice(0, asParent), ...readings.slice(asParent + 1)];
+    if (asParent < 0 && tied.length > 0) {
       const about: Reading = { top: named!, mentions: best.mentions.filter((m) => m !== best.top), former: best.former.filter(([child]) => child !== best.top.u),
         postal: best.postal, score: best.score, tied };
       return [about, ...readings];
@@ -1093,6 +1097,22 @@ export class AddressResolver {
       }
       i = j;
     }
+  }
+
+  /**
+   * Of siblings one Latin span fits equally (`tied`), the one whose name is its parent's, where the parent's span is
+   * written as this one: its reading's index in `readings` (0: the best already), or -1.
+   */
+  private namedAsParent(tied: readonly number[], span: Mention, parent: Mention, readings: readonly Reading[], text: string): number {
+    if (span.latin === undefined || parent.latin === undefined || span.start < 0 || parent.start < 0) return -1;
+    const written = (m: Mention) => compact(foldWords(text.slice(m.start, m.end)));
+    if (written(span) !== written(parent)) return -1;
+    const own = this.latinOf(parent.u).compacts[0];
+    const same = tied.filter((u) => this.latinOf(u).compacts[0] === own);
+    if (same.length !== 1) return -1;
+    // siblingsTied took the tied readings from the first ones.
+    for (let k = 0; k < tied.length && k < readings.length; k++) if (readings[k]!.top.u === same[0]) return k;
+    return -1;
   }
 
   /**

@@ -99,7 +99,8 @@ export function normaliseNumbers(words: readonly string[]): string[] {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const isLast = i === words.length - 1;
-    let value = NUMBER_WORDS[word] ?? (isLast && i > 0 ? ROMAN[word] : undefined) ?? word;
+    // A Roman numeral after a name (Teuk I), or alone from II up (III Village; "I" alone is the pronoun).
+    let value = NUMBER_WORDS[word] ?? (isLast && (i > 0 || word.length > 1) ? ROMAN[word] : undefined) ?? word;
     // Only "pram" + 1..4 compose; "pram" alone stays 5.
     if (value === '5' && i + 1 < words.length && AFTER_PRAM[NUMBER_WORDS[words[i + 1]!] ?? '']) {
       value = AFTER_PRAM[NUMBER_WORDS[words[i + 1]!]!]!;

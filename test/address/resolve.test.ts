@@ -483,6 +483,21 @@ describe('address resolver: warnings', () => {
     }
   });
 
+  it('reads a Roman numeral from II up as a number next to its unit word, and not alone', () => {
+    assert.equal(top('Village III, Preah Ponlea Commune, Serei Saophoan')!.unit.code, '01060703');
+    // Phase III of a housing estate is no village.
+    assert.equal(top('Borey Phase III, Preah Ponlea Commune, Serei Saophoan')!.unit.code, '010607');
+  });
+
+  it('takes, of the villages one Latin name fits, the one named as its commune when both are written alike', () => {
+    // Kampong Kraeng (កំពង់គ្រែង) and Kampong Krong (កំពង់ក្រុង) are both "Kampong Kreng" by the loose key; the commune is
+    // Kampong Kraeng (កំពង់ក្រែង).
+    const c = top('Kampong Kreng Village, Kampong Kreng Commune, Tuek Chhou District')!;
+    assert.equal(c.unit.code, '07070304');
+    assert.ok(c.warnings.some((w) => w.code === 'AMBIGUOUS'));
+    assert.equal(top('Kampong Krong Village, Kampong Kreng Commune, Tuek Chhou District')!.unit.code, '07070305');
+  });
+
   it('answers the district for two of its communes, each after its unit word', () => {
     const c = top('Sangkat Tonle Basak and Sangkat Boeng Trabaek, Khan Chamkar Mon')!;
     assert.equal(c.unit.code, '1201');

@@ -29,8 +29,9 @@ describe('Latin normalisation', () => {
     assert.deepEqual(normaliseNumbers(['phum', 'pram', 'pir']), ['phum', '7']);
     assert.deepEqual(normaliseNumbers(['boeung', 'pram']), ['boeung', '5']);
     assert.deepEqual(normaliseNumbers(['boeng', 'keng', 'kang', 'iii']), ['boeng', 'keng', 'kang', '3']);
-    // A lone "i" is no numeral, nor is "ti" before a word.
+    // A lone "i" is no numeral (a lone "iii" is: III Village), nor is "ti" before a word.
     assert.deepEqual(normaliseNumbers(['i']), ['i']);
+    assert.deepEqual(normaliseNumbers(['iii']), ['3']);
     assert.deepEqual(normaliseNumbers(['ti', 'pou']), ['ti', 'pou']);
   });
 
