@@ -61,16 +61,16 @@ const RULES: Rule[] = [
   // National road: National Road 5, NR5, NR.5, Route Nationale 5, ផ្លូវជាតិលេខ៥.
   {
     kind: 'street',
-    pattern: /\b(?:National\s+(?:Road|Highway|Rd\.?)|N\.?R\.?|N\.?H\.?|Route\s+Nationale|RN)\s?(?:No\.?\s?|#)?(\d{1,3}[A-Za-z]?)\b/gi,
+    pattern: /\b(?:National\s+(?:Road|Raod|Highway|Rd\.?)|N\.?R\.?|N\.?H\.?|Route\s+Nationale|RN)\s?(?:No\.?\s?|#)?(\d{1,3}[A-Za-z]?)\b/gi,
     value: (m) => `National Road ${m[1]!}`,
     needs: DIGIT_LATIN,
   },
   { kind: 'street', pattern: /ផ្លូវជាតិ(?:លេខ)?\s?(\d{1,3})/g, value: (m) => `National Road ${m[1]!}`, needs: DIGIT_KHMER },
-  // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, 12E0 (a unit on a floor).
+  // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, House № 12, House, 40ABC, 12E0 (a unit on a floor).
   { kind: 'house_number', pattern: /(?:ផ្ទះលេខ|ផ្ទះ)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)/g, value: (m) => m[1]!, needs: DIGIT_KHMER },
   {
     kind: 'house_number',
-    pattern: /(?:#|№|\b(?:No|Nº|House(?:\s+No)?|Home)\b\.?)\s?(\d{1,5}(?:[A-Za-z]{1,4}\d{0,3})?(?:[-/+]\s?\d{1,5}[A-Za-z]{0,4})?)\b/gi,
+    pattern: /(?:\bHouse\b,?\s?(?:No\b\.?|Nº|№|#)?|#|№|\b(?:No|Nº|Home)\b\.?)\s{0,2}(\d{1,5}(?:[A-Za-z]{1,4}\d{0,3})?(?:[-/+]\s?\d{1,5}[A-Za-z]{0,4})?)\b/gi,
     value: (m) => m[1]!,
     needs: DIGIT,
   },
@@ -78,10 +78,10 @@ const RULES: Rule[] = [
   // Numbered street: St. 271, Street 271, St.271, Str 2004, Road 60, ផ្លូវលេខ២៧១, ផ្លូវ២៣.
   { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}`, needs: DIGIT_LATIN },
   { kind: 'street', pattern: /ផ្លូវ(?:លេខ)?\s?(\d{1,5}(?:[A-Za-z]{1,2})?)/g, value: (m) => `St. ${m[1]!}`, needs: DIGIT_KHMER },
-  // Named boulevards and avenues: Preah Norodom Blvd, Russian Blvd, Monivong Boulevard, Mao Tse Toung Blvd.
+  // Named boulevards and avenues: Preah Norodom Blvd, Russian Blvd, Monivong Boulevard, Mao Tse Toung Blvd (Bvld, as typed).
   {
     kind: 'street',
-    pattern: /\b(?:[A-Z][A-Za-z'’.]{1,20}\s){0,4}[A-Z][A-Za-z'’.]{1,20}\s(?:Blvd|Boulevard|Avenue|Ave)\b\.?/g,
+    pattern: /\b(?:[A-Z][A-Za-z'’.]{1,20}\s){0,4}[A-Z][A-Za-z'’.]{1,20}\s(?:Blvd|Bvld|Boulevard|Avenue|Ave)\b\.?/g,
     needs: LATIN,
   },
   { kind: 'street', pattern: /\b(?:Blvd|Boulevard|Avenue)\s(?:[A-Z][A-Za-z'’]{1,20}\s?){1,4}/g, needs: LATIN },

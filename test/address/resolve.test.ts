@@ -159,6 +159,8 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('ភូមិ៣ សង្កាតវាលវង់ ខ័ណ្ឌ៧មករា')!.unit.code, '12030703');
     assert.deepEqual(top('សង្កាត់វាលវង់ ខណ្ណ៧មករា')!.unmatched, []);
     assert.deepEqual(top('សង្កាត់វាលវង់ ខណ្ខ៧មករា')!.unmatched, []);
+    // ឃុំ with its signs the other way round; ខែត្រ, the old spelling of ខេត្ត.
+    assert.deepEqual(top('ភូមិស្រែថ្មី ឃំុឃ្សឹម ស្រុកស្នួល ខែត្រក្រចេះ')!.unmatched, []);
     const possessive = top("Bit Traing commune's Koki village in Prey Nop district")!;
     assert.equal(possessive.unit.code, '18060202');
     assert.deepEqual(possessive.unmatched, []);
@@ -377,6 +379,10 @@ describe('address resolver: candidate fields', () => {
       ['#12', { house_number: '12' }],
       ['№ 12 ភូមិ១', { house_number: '12' }],
       ['12E0', { house_number: '12E0' }],
+      ['House № 124', { house_number: '124' }],
+      ['House, 40ABC', { house_number: '40ABC' }],
+      ['National Raod 5', { street: 'National Road 5' }],
+      ['Preah Norodom Bvld.', { street: 'Preah Norodom Bvld.' }],
       ['NR5', { street: 'National Road 5' }],
       ['Group 3', { group: '3' }],
       ['120101', { postal_code: '120101' }],
