@@ -1033,7 +1033,8 @@ export class AddressResolver {
    *   ឃុំស្ទឹងកាច់) or not ("two villages, Dang Plet and Narong, in Chheb district"): both villages stay in its mentions;
    *   the other's span may be one the best reading took for a province or district though its unit word says village
    *   (ភូមិកណ្ដាល ភូមិលើ និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក: Kandal the province), which it then leaves; or, the commune
-   *   named, a piece after ភូមិ or Phum that is a near spelling of the other (see siblingByPiece);
+   *   named, a piece after ភូមិ or Phum that is a near spelling of the other (see siblingByPiece); or, the commune
+   *   named, one village whose name a plural unit word follows ("Ta Kheng and Pong Kreal villages", Ta Kheng unknown);
    * - two communes of one district, each after its unit word, the district named (ឃុំជប់វារី និងឃុំទានកាំ
    *   ស្រុកព្រះនេត្រព្រះ); or two villages of it in two communes, each with its unit word, no commune named (see
    *   anotherCousin);
@@ -1056,6 +1057,11 @@ export class AddressResolver {
       return [about, ...readings];
     }
     const other = this.anotherSibling(best, mentions, named !== undefined) ?? (named ? this.siblingByPiece(best, tokens) : undefined);
+    // "Ta Kheng and Pong Kreal villages": a plural unit word after the name says the address names several units of its
+    // level, of which only this one was found: the parent named is the answer, the unit stays in what matched.
+    if (!other && named && pluralAfter(tokens.latin, best.top)) {
+      return [{ top: named, mentions: best.mentions, former: best.former, postal: best.postal, score: best.score, tied: undefined }, ...readings];
+    }
     if (!other) {
       // Two villages of one district in two communes, neither commune named: the district.
       const cousin = named ? undefined : this.anotherCousin(best, mentions);
@@ -1262,6 +1268,7 @@ export class AddressResolver {
           addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
           if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) bestChild = this.fartherChild(reading.top.u, piece, mentions);
+          if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] > depth + 1) bestChild = this.nearestDescendant(reading.top.u, piece);
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
             // reading stays this unit's, raised as a typo would raise it, with the children said in a warning.
@@ -1391,10 +1398,47 @@ export class AddressResolver {
     let known = this.nearestChildren[u];
     let best = known?.get(piece.text);
     if (best !== undefined) return best;
-    const children = this.childrenOf(u);
+    best = this.nearestOf(this.childrenOf(u), piece);
+    if (this.nearestKept >= this.spansKept) {
+      this.nearestChildren.length = 0;
+      this.nearestKept = 0;
+      known = undefined;
+    }
+    if (known === undefined) this.nearestChildren[u] = known = new Map();
+    known.set(piece.text, best);
+    this.nearestKept++;
+    return best;
+  }
+
+  /**
+   * The unit of a small province (Kep, Pailin) at the level a piece's unit word says, two or more levels below, whose
+   * name is nearest the piece as nearestChild compares (ភូមិអូក្រសារ ខេត្តកែប: អូរក្រសារ, two levels under the districts
+   * completion compares): only where the province has at most DESCENDANTS_COMPARED units of that level; else -1.
+   */
+  private nearestDescendant(u: number, piece: { text: string; hint: Level | null; khmer?: unknown }): number {
+    if (piece.hint === null || this.depth[u] !== LEVEL_DEPTH.province) return -1;
+    const units = this.descendantsAt(u, LEVEL_DEPTH[piece.hint]);
+    return units.length > 0 && units.length <= DESCENDANTS_COMPARED ? this.nearestOf(units, piece) : -1;
+  }
+
+  private readonly descendants = new Map<number, readonly number[]>();
+  /** The units `depth` levels down from the top (0: provinces) under `u`, as units; none past DESCENDANTS_COMPARED. */
+  private descendantsAt(u: number, depth: number): readonly number[] {
+    const key = u * 4 + depth;
+    let found = this.descendants.get(key);
+    if (found === undefined) {
+      let level: readonly number[] = [u];
+      for (let d = this.depth[u]!; d < depth && level.length <= DESCENDANTS_COMPARED; d++) level = level.flatMap((x) => this.childrenOf(x));
+      this.descendants.set(key, (found = level.length <= DESCENDANTS_COMPARED ? level : []));
+    }
+    return found;
+  }
+
+  /** nearestChild's comparison, over any units: the nearest within the typo budget or by the loose key; -1 for none or a tie. */
+  private nearestOf(children: readonly number[], piece: { text: string; khmer?: unknown }): number {
     addressWork.comparisons += children.length;
     let bestDistance = Infinity;
-    best = -1;
+    let best = -1;
     const digits = piece.text.replace(/\D/g, '');
     const words = piece.khmer ? [] : piece.text.split(' ');
     const latin = { compact: compact(words), loose: piece.khmer ? '' : looseKey(words), digits };
@@ -1418,14 +1462,6 @@ export class AddressResolver {
       }
     }
     if (bestDistance === Infinity) best = -1;
-    if (this.nearestKept >= this.spansKept) {
-      this.nearestChildren.length = 0;
-      this.nearestKept = 0;
-      known = undefined;
-    }
-    if (known === undefined) this.nearestChildren[u] = known = new Map();
-    known.set(piece.text, best);
-    this.nearestKept++;
     return best;
   }
 
@@ -2034,6 +2070,16 @@ function isStartOfPiece(words: readonly LatinWord[], a: number, b: number): bool
   return false;
 }
 
+/** English plural unit words (villages, communes...): the address names several units of that level. */
+const PLURAL_UNIT_WORDS = new Set(['villages', 'communes', 'sangkats', 'districts', 'provinces']);
+
+/** Whether the Latin name `m` is read from is followed, in its part, by a plural unit word of its own level. */
+function pluralAfter(words: readonly LatinWord[], m: Mention): boolean {
+  if (m.latin === undefined) return false;
+  const after = words[m.latin.to];
+  return after !== undefined && after.segment === words[m.latin.to - 1]!.segment && PLURAL_UNIT_WORDS.has(after.word) && after.unit === m.hint;
+}
+
 /**
  * The level of the unit word that belongs to words [a, b) for sure: a Latin one before them or first in them (Khum
  * Kakab), or an English one after them (Kakap commune); else null. (An English word before them may be the previous
@@ -2046,6 +2092,9 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
   return null;
 }
+
+/** The most units of one level nearestDescendant compares a piece with (Kep has 17 villages, Pailin 95). */
+const DESCENDANTS_COMPARED = 64;
 
 /** Edits orderTies counts up to (further is as far). */
 const TIE_DISTANCE_MAX = 8;
