@@ -1268,7 +1268,6 @@ export class AddressResolver {
           addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
           if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) bestChild = this.fartherChild(reading.top.u, piece, mentions);
-          if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] > depth + 1) bestChild = this.nearestDescendant(reading.top.u, piece);
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
             // reading stays this unit's, raised as a typo would raise it, with the children said in a warning.
@@ -1408,30 +1407,6 @@ export class AddressResolver {
     known.set(piece.text, best);
     this.nearestKept++;
     return best;
-  }
-
-  /**
-   * The unit of a small province (Kep, Pailin) at the level a piece's unit word says, two or more levels below, whose
-   * name is nearest the piece as nearestChild compares (ភូមិអូក្រសារ ខេត្តកែប: អូរក្រសារ, two levels under the districts
-   * completion compares): only where the province has at most DESCENDANTS_COMPARED units of that level; else -1.
-   */
-  private nearestDescendant(u: number, piece: { text: string; hint: Level | null; khmer?: unknown }): number {
-    if (piece.hint === null || this.depth[u] !== LEVEL_DEPTH.province) return -1;
-    const units = this.descendantsAt(u, LEVEL_DEPTH[piece.hint]);
-    return units.length > 0 && units.length <= DESCENDANTS_COMPARED ? this.nearestOf(units, piece) : -1;
-  }
-
-  private readonly descendants = new Map<number, readonly number[]>();
-  /** The units `depth` levels down from the top (0: provinces) under `u`, as units; none past DESCENDANTS_COMPARED. */
-  private descendantsAt(u: number, depth: number): readonly number[] {
-    const key = u * 4 + depth;
-    let found = this.descendants.get(key);
-    if (found === undefined) {
-      let level: readonly number[] = [u];
-      for (let d = this.depth[u]!; d < depth && level.length <= DESCENDANTS_COMPARED; d++) level = level.flatMap((x) => this.childrenOf(x));
-      this.descendants.set(key, (found = level.length <= DESCENDANTS_COMPARED ? level : []));
-    }
-    return found;
   }
 
   /** nearestChild's comparison, over any units: the nearest within the typo budget or by the loose key; -1 for none or a tie. */
@@ -2092,9 +2067,6 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
   return null;
 }
-
-/** The most units of one level nearestDescendant compares a piece with (Kep has 17 villages, Pailin 95). */
-const DESCENDANTS_COMPARED = 64;
 
 /** Edits orderTies counts up to (further is as far). */
 const TIE_DISTANCE_MAX = 8;

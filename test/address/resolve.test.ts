@@ -534,11 +534,6 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Pong Kreal village, Prek Meas commune')!.unit.code, '19030103');
   });
 
-  it('reads a village misspelt under a small province named without its district (Kep: 18 villages)', () => {
-    // Not the commune Ou Krasar under Krong Kep (the same name): ភូមិ says village.
-    assert.equal(top('ភូមិអូក្រសារ ខេត្តកែប')!.unit.code, '23020301');
-  });
-
   it('answers the commune for two villages, one written like a province after ភូមិ', () => {
     // ភូមិកណ្ដាល is the village Kandal of Banteay Daek, not the province it spells.
     const c = top('ភូមិកណ្ដាល និងភូមិព្រែកប៉ុល ឃុំបន្ទាយដែក ស្រុកកៀនស្វាយ')!;
