@@ -1050,8 +1050,9 @@ export class AddressResolver {
     // "Kampong Kreng Village, Kampong Kreng Commune": of the villages the name fits (Kampong Kraeng, Kampong Krong),
     // the one named as its commune, when the two spans are written alike.
     const asParent = tied.length > 0 ? this.namedAsParent(tied, best.top, named!, readings, text) : -1;
+    if (asParent === 0) return readings;
     if (asParent > 0) return [readings[asParent]!, ...readings.slice(0, asParent), ...readings.slice(asParent + 1)];
-    if (asParent < 0 && tied.length > 0) {
+    if (tied.length > 0) {
       const about: Reading = { top: named!, mentions: best.mentions.filter((m) => m !== best.top), former: best.former.filter(([child]) => child !== best.top.u),
         postal: best.postal, score: best.score, tied };
       return [about, ...readings];
