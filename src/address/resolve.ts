@@ -1168,7 +1168,7 @@ export class AddressResolver {
     const district = this.parent[this.parent[best.top.u]!]!;
     if (!best.mentions.some((m) => m.u === district)) return undefined;
     return mentions.find((m) => m.hint === 'village' && this.depth[m.u] === LEVEL_DEPTH.village && this.parent[this.parent[m.u]!] === district
-      && this.parent[m.u] !== this.parent[best.top.u] && (m.how === 'exact' || m.how === 'alias' || m.how === 'variant') && m.start >= 0
+      && this.parent[m.u] !== this.parent[best.top.u] && isSpelt(m) && m.start >= 0
       && !best.mentions.some((used) => overlaps(used, m)));
   }
 
@@ -1181,18 +1181,17 @@ export class AddressResolver {
   private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean): Mention | undefined {
     const depth = this.depth[best.top.u]!;
     const parent = this.parent[best.top.u]!;
-    const spelt = (m: Mention) => m.how === 'exact' || m.how === 'alias' || m.how === 'variant';
     if (depth === LEVEL_DEPTH.village) {
       // A used span the other may take, the commune named apart: its unit word (ភូមិ) says village, the reading took it
       // for a province or district.
       const free = (used: Mention, m: Mention) => parentNamed && m.hint === 'village' && used.hint === 'village' && this.depth[used.u]! < LEVEL_DEPTH.commune;
       const overlapsUsed = (m: Mention) => best.mentions.some((used) => used.start < m.end && m.start < used.end && !free(used, m));
       return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === LEVEL_DEPTH.village
-        && spelt(m) && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
+        && isSpelt(m) && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
     }
     if (depth !== LEVEL_DEPTH.commune || !parentNamed || best.top.hint !== 'commune') return undefined;
     return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === LEVEL_DEPTH.commune
-      && spelt(m) && m.hint === 'commune' && m.start >= 0 && !best.mentions.some((used) => overlaps(used, m)));
+      && isSpelt(m) && m.hint === 'commune' && m.start >= 0 && !best.mentions.some((used) => overlaps(used, m)));
   }
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */
@@ -2044,6 +2043,11 @@ function isStartOfPiece(words: readonly LatinWord[], a: number, b: number): bool
     if (w.unit !== null) return e > b && ENGLISH_UNIT_WORDS.has(w.word);
   }
   return false;
+}
+
+/** A mention of a name as spelt (exact, alias or variant), not a typo nor a former name. */
+function isSpelt(m: Mention): boolean {
+  return m.how === 'exact' || m.how === 'alias' || m.how === 'variant';
 }
 
 /** English plural unit words (villages, communes...): the address names several units of that level. */
