@@ -87,16 +87,27 @@ const NUMBER_MARK_AT_END = /(?:ទី|លេខ)$/;
 const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួយ', '6'], ['ប្រាំពីរ', '7'], ['ប្រាំបី', '8'], ['ប្រាំបួន', '9'],
   ['មួយ', '1'], ['ពីរ', '2'], ['បួន', '4'], ['ប្រាំ', '5'], ['បី', '3']];
 
+/** Whether a Khmer cluster may start at `i`: not a dependent vowel or sign, not a subscript (after the coeng ្). */
+function startsCluster(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  return !((code >= 0x17b6 && code <= 0x17d3) || code === 0x17dd) && text.charCodeAt(i - 1) !== 0x17d2;
+}
+
 /**
  * A normalised name with the number word it ends with as a digit (ម្លូព្រៃមួយ: ម្លូព្រៃ1, as people write ម្លូព្រៃ១), or
- * null. A name that only ends like one (ក្របី, buffalo) gets a form nobody types: harmless.
+ * else the one it starts with (ពីរធ្នូ: 2ធ្នូ, written ២ធ្នូ; 17 names start with one), or null. A name that only ends
+ * or starts like one (ក្របី, buffalo; ពីរី, where ី is not a cluster's start and the form is not made) gets a form
+ * nobody types: harmless.
  */
 export function numberWordAsDigit(text: string): string | null {
   for (const [word, digit] of KHMER_NUMBER_WORDS) {
-    if (text.length > word.length && text.endsWith(word) && text.charCodeAt(text.length - word.length - 1) !== 0x17d2) {
+    if (text.length > word.length && text.endsWith(word) && startsCluster(text, text.length - word.length)) {
       // As normaliseKhmer reads a digit: without ទី or លេខ before it (សាលាលេខប្រាំ: សាលា5, as សាលាលេខ៥ is read).
       return text.slice(0, -word.length).replace(NUMBER_MARK_AT_END, '') + digit;
     }
+  }
+  for (const [word, digit] of KHMER_NUMBER_WORDS) {
+    if (text.length > word.length && text.startsWith(word) && startsCluster(text, word.length)) return digit + text.slice(word.length);
   }
   return null;
 }

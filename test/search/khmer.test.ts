@@ -76,6 +76,13 @@ describe('Khmer normalisation', () => {
     assert.equal(numberWordAsDigit('មួយ'), null);
   });
 
+  it('gives a name starting with a number word a form with the digit, when the word ends a cluster', () => {
+    assert.equal(numberWordAsDigit(normaliseKhmer('ពីរធ្នូ')), normaliseKhmer('២ធ្នូ'));
+    assert.equal(numberWordAsDigit('ប្រាំបីមុម'), '8មុម');
+    // ពីរី is not ពីរ and ី: a dependent vowel starts no cluster.
+    assert.equal(numberWordAsDigit('ពីរី'), null);
+  });
+
   it('finds a name ending in a number word when the number is written in digits (search)', () => {
     const [hit] = searchIndex().search('ម្លូព្រៃ១').hits;
     assert.equal(hit?.unit.code, '130205');
