@@ -698,6 +698,37 @@ export class AddressResolver {
     }
     // Typos only where no exact, alias or variant reading explains a word.
     if (typoSpans.length > 0) this.typoMentions(words, typoSpans, explained, wholeFound, near, out, budget);
+    for (let i = 1; i + 1 < words.length; i++) {
+      if (words[i]!.unit !== null && NUMBERED_AFTER.has(words[i]!.word)) this.numberAfterUnitWord(words, i, out, budget);
+    }
+  }
+
+  /**
+   * The number after an English unit word, when it ends its piece, as the end of the name before the word: "Romchek
+   * Village 5" is Rumchek 5 (as "Romchek 5 Village" is), where such a name is one; "Village 5" stays read as well.
+   * Spans of up to 4 words before the unit word, not remembered (this order is rare).
+   */
+  private numberAfterUnitWord(words: readonly LatinWord[], i: number, out: Mention[], budget: MentionBudget): void {
+    const unitWord = words[i]!;
+    const number = words[i + 1]!;
+    const after = words[i + 2];
+    if (number.segment !== unitWord.segment || !NUMBER_WORD.test(number.word)) return;
+    if (after !== undefined && after.segment === number.segment && after.unit === null) return;
+    let chars = number.word.length;
+    for (let a = i - 1; a >= Math.max(0, i - 4); a--) {
+      const w = words[a]!;
+      if (w.segment !== unitWord.segment || w.unit !== null || w.filler) return;
+      chars += w.word.length;
+      if (!budget.spanLookup()) return;
+      const named = [...words.slice(a, i), number];
+      const forms = this.latinSpan(named, 0, named.length);
+      const span: SpanAt = { start: w.start, end: number.end, hint: unitWord.unit, other: null, twice: false, weight: chars, chars, khmer: undefined, latin: { from: a, to: i + 2 } };
+      this.spanStamp++;
+      this.addMentions(forms.exact, 'exact', span, 1, out, budget);
+      this.addMentions(forms.alias, 'alias', span, 1, out, budget);
+      this.addMentions(forms.variant, 'variant', span, 1, out, budget);
+      this.addMentions(forms.aliasVariant, 'alias', span, 1, out, budget);
+    }
   }
 
   /**
@@ -2138,6 +2169,10 @@ const LOOSE_TYPO_MIN = 6;
 
 /** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
 const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
+
+/** English unit words a name's number may follow (see AddressResolver.numberAfterUnitWord), and such a number. */
+const NUMBERED_AFTER = new Set(['village', 'commune', 'quarter']);
+const NUMBER_WORD = /^(?:\d{1,2}|ii|iii|iv)$/;
 
 const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
 

@@ -481,6 +481,17 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Au, Khum Thmei, Srok Kampong Rou')!.unit.code, '200211');
   });
 
+  it('reads the number after an English unit word as the end of the name before it, where such a name is one', () => {
+    const c = top('Romchek Village 5, Battambang.')!;
+    assert.equal(c.unit.code, '02030305');
+    assert.deepEqual(c.unmatched, []);
+    assert.equal(top('Phsar Thmei Commune 3, Daun Penh')!.unit.code, '120203');
+    // No Kandal 2 in Kampong Cham: the village Kandal stands, the number unexplained.
+    const kandal = top('Kandal Village 2, Kampong Cham')!;
+    assert.equal(kandal.unit.code, '03031007');
+    assert.deepEqual(kandal.unmatched, ['2']);
+  });
+
   it('puts first, of namesakes one span reads equally, the one spelt nearest it, and still warns', () => {
     for (const [q, code, other] of [['Prek Sai Kha commune, Prey Veng', '140707', '140706'], ['Prek Sai Ka commune, Prey Veng', '140706', '140707']] as const) {
       const [first, second] = resolver().resolve(q).candidates;
