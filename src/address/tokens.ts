@@ -191,6 +191,9 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
         continue;
       }
     }
+    // An aside in parentheses with a colon or Latin letters (ឃុំវាលម្លូ (អង់គ្លេស: Veal Mlu Commune), as Khmer Wikipedia
+    // writes) ends the name before it; a name's own parentheses (វះ (ជាសារ), a village) are Khmer only.
+    if (ch === '(' && norm.length > 0 && isAside(text, i)) break;
     if (KHMER_SKIP.has(ch) || isZeroWidth(c)) {
       // A full stop after a short cluster is an abbreviation (ភ. ឃ. ស្រ.): recorded as a unit word.
       if (ch === '.') markAbbreviation(norm, unitWords);
@@ -247,6 +250,17 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
   unitWords.sort((a, b) => a.start - b.start);
   out.push({ kind: 'khmer', text: norm, offsets, ends, unitWords, segment });
   return Math.max(i, start + 1);
+}
+
+/** Whether the parenthesis at `at` opens an aside: a colon or a Latin letter before it closes (within 80 characters). */
+function isAside(text: string, at: number): boolean {
+  const end = Math.min(text.length, at + 80);
+  for (let j = at + 1; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c === 0x29) return false;
+    if (c === 0x3a || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) return true;
+  }
+  return false;
 }
 
 /**

@@ -473,6 +473,12 @@ describe('address resolver: warnings', () => {
     assert.equal(top('ភូមិ និងឃុំស្វាយចេក ស្រុកអង្គរធំ')!.unit.code, '17020402');
   });
 
+  it('ends a Khmer name at an aside in parentheses, and keeps a name\'s own parentheses', () => {
+    const c = top('ឃុំវាលម្លូ (អង់គ្លេស: $ Commune) ស្ថិតនៅក្នុង ស្រុកពញាក្រែក ខេត្តត្បូងឃ្មុំ')!;
+    assert.equal(c.unit.code, '250508');
+    assert.equal(top('ភូមិវះ (ជាសារ) ឃុំជីគរ ខេត្តត្បូងឃ្មុំ')!.unit.code, '25070319');
+  });
+
   it('reads a name of two letters after its unit word as the child with its loose key (Phum Au: Ou)', () => {
     const c = top('Phum Au, Khum Thmei, Srok Kampong Rou')!;
     assert.equal(c.unit.code, '20021102');
