@@ -17,7 +17,7 @@ export interface AddressParts {
   postal_code: string | null;
   /** A 5-digit code of the former Cambodia Post scheme, when written instead. */
   legacy_postal_code: string | null;
-  /** Whether the country was named (Cambodia, Kingdom of Cambodia, កម្ពុជា). */
+  /** Whether the country was named (Cambodia, Kingdom of Cambodia, កម្ពុជា; German Kambodscha, French Cambodge). */
   country: boolean;
 }
 
@@ -57,7 +57,7 @@ const DIGIT_LATIN = ['digit', 'latin'] as const;
 const RULES: Rule[] = [
   // Postal codes first: six digits standing alone (not part of a longer number or a house number range).
   { kind: 'postal_code', pattern: /(?<![\d\-/#])\d{6}(?![\d\-/])/g, needs: DIGIT },
-  { kind: 'country', pattern: /\b(?:the\s+)?(?:Kingdom\s+of\s+)?Cambodia\b|ព្រះរាជាណាចក្រកម្ពុជា|ប្រទេសកម្ពុជា|កម្ពុជា/gi },
+  { kind: 'country', pattern: /\b(?:the\s+)?(?:Kingdom\s+of\s+)?Cambodia\b|\b(?:Kambodscha|Cambodge)\b|ព្រះរាជាណាចក្រកម្ពុជា|ប្រទេសកម្ពុជា|កម្ពុជា/gi },
   // National road: National Road 5, NR5, NR.5, Route Nationale 5, ផ្លូវជាតិលេខ៥.
   {
     kind: 'street',

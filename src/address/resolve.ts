@@ -2126,7 +2126,7 @@ const ENGLISH_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village'
   'provinces', 'districts', 'communes', 'villages']);
 /** English unit words that follow the name (Kampot Province, Chamkar Mon District, Siem Reap City). */
 const TRAILING = new Set(['province', 'district', 'commune', 'village', 'provinces', 'districts', 'communes', 'villages', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
-  'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum']);
+  'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum', 'dorf', 'gemeinde', 'distrikt', 'bezirk', 'provinz']);
 
 /**
  * A looser romanization key for anglicised spellings the index's key keeps apart: an r after a vowel and before a

@@ -34,6 +34,8 @@ export const LATIN_UNIT_WORDS: Record<string, Level> = {
   srok: 'district', district: 'district', dist: 'district', khan: 'district', kh: 'district', krong: 'district', kr: 'district',
   city: 'district', municipality: 'district', town: 'district',
   khet: 'province', khaet: 'province', khett: 'province', province: 'province', prov: 'province', capital: 'province',
+  // German, as NGO pages write addresses (Dorf Sontei, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz).
+  dorf: 'village', gemeinde: 'commune', distrikt: 'district', bezirk: 'district', provinz: 'province',
   // Possessives ("Bit Traing commune's Koki village": the apostrophe folds away) and plurals.
   villages: 'village', communes: 'commune', sangkats: 'commune', districts: 'district', provinces: 'province',
 };

@@ -473,6 +473,14 @@ describe('address resolver: warnings', () => {
     assert.equal(top('ភូមិ និងឃុំស្វាយចេក ស្រុកអង្គរធំ')!.unit.code, '17020402');
   });
 
+  it('reads German unit words as their levels, and Kambodscha as the country', () => {
+    const c = resolver().resolve('Lveng Russey Primar Schule, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz, Kambodscha').candidates[0]!;
+    // Ruessei Lok the commune (Gemeinde), not Lveaeng Ruessei, a commune of the same district the school is named after.
+    assert.equal(c.unit.code, '170410');
+    assert.equal(c.parts.country, true);
+    assert.equal(top('Dorf Sontei, Dan Run, Soutr Nikom Distrikt')!.unit.code, '17110310');
+  });
+
   it('ends a Khmer name at an aside in parentheses, and keeps a name\'s own parentheses', () => {
     const c = top('ឃុំវាលម្លូ (អង់គ្លេស: $ Commune) ស្ថិតនៅក្នុង ស្រុកពញាក្រែក ខេត្តត្បូងឃ្មុំ')!;
     assert.equal(c.unit.code, '250508');
