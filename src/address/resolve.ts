@@ -1183,7 +1183,8 @@ export class AddressResolver {
     const commune = this.parent[best.top.u]!;
     for (const piece of this.pieces(best, tokens)) {
       if (piece.hint !== 'village') continue;
-      const child = this.nearestChild(commune, piece);
+      const found = this.nearestChild(commune, piece);
+      const child = found >= LOOSE_ONLY ? found - LOOSE_ONLY : found;
       if (child >= 0 && child !== best.top.u) return this.mention(child, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
     }
     return undefined;
@@ -1298,6 +1299,7 @@ export class AddressResolver {
           lookups++;
           addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
+          if (bestChild >= LOOSE_ONLY) bestChild = this.spelledElsewhere(reading.top.u, bestChild - LOOSE_ONLY, piece, mentions, 1) ? -1 : bestChild - LOOSE_ONLY;
           if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) bestChild = this.fartherChild(reading.top.u, piece, mentions);
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
@@ -1421,7 +1423,8 @@ export class AddressResolver {
   private nearestKept = 0;
   /**
    * The child of unit `u` whose name is nearest a piece of the input (within the typo budget, or the same loose key),
-   * -1 for none or for a tie. Depends only on the unit and the piece: remembered (bounded).
+   * -1 for none or for a tie; plus LOOSE_ONLY where only its loose key is near (a letter off: see nearestOf). Depends
+   * only on the unit and the piece: remembered (bounded).
    */
   private nearestChild(u: number, piece: { text: string; khmer?: unknown }): number {
     // By unit, then by the piece's text (a Khmer piece has no Latin letter, a Latin one has one: they never meet).
@@ -1457,7 +1460,8 @@ export class AddressResolver {
       } else if (d === bestDistance) best = -1;
     }
     // No child within the typo budget: one a letter apart once vowels and silent letters are folded (Peanichkam,
-    // Peanicheakkam: panackam, panacakam), further off than the budget allows but as near as romanizations get.
+    // Peanicheakkam: panackam, panacakam), further off than the budget allows but as near as romanizations get: marked
+    // LOOSE_ONLY (see nearestChild).
     if (bestDistance === Infinity && latin.loose.length >= LOOSE_TYPO_MIN) {
       for (const child of children) {
         if (!this.looseNear(latin.loose, digits, child)) continue;
@@ -1466,9 +1470,27 @@ export class AddressResolver {
           best = child;
         } else best = -1;
       }
+      if (best >= 0) best += LOOSE_ONLY;
     }
     if (bestDistance === Infinity) best = -1;
     return best;
+  }
+
+  /**
+   * Whether a piece is, as spelt (not by a typo), the name of another unit than `child` in the same province as `u`
+   * (`within` 0) or the same district (`within` 1): then it names that unit, not a child of `u` spelt further off (Kh'na
+   * Ruong Village is Khnar Rung of the next commune, not Khnach Khang Cheung, whose loose key is a letter from it).
+   */
+  private spelledElsewhere(u: number, child: number, piece: { latin?: { from: number; to: number }; khmer?: { run: number; from: number; to: number } },
+    mentions: readonly Mention[], within: 0 | 1 = 0): boolean {
+    const { latin, khmer } = piece;
+    const scope = this.ancestorAt(u, within);
+    for (const m of mentions) {
+      if (m.how === 'typo' || m.u === child || this.ancestorAt(m.u, within) !== scope) continue;
+      if (latin && m.latin ? m.latin.from < latin.to && latin.from < m.latin.to
+        : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from < khmer.to && khmer.from < m.khmer.to : false) return true;
+    }
+    return false;
   }
 
   /**
@@ -1480,14 +1502,8 @@ export class AddressResolver {
    */
   private fartherChild(u: number, piece: { text: string; latin?: { from: number; to: number }; khmer?: { run: number; from: number; to: number } },
     mentions: readonly Mention[]): number {
-    const { latin, khmer } = piece;
-    const province = this.provinceOf(u);
-    for (const m of mentions) {
-      if (m.how === 'typo' || this.provinceOf(m.u) !== province) continue;
-      if (latin && m.latin ? m.latin.from < latin.to && latin.from < m.latin.to
-        : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from < khmer.to && khmer.from < m.khmer.to : false) return -1;
-    }
-    return latin ? this.soundsLikeChild(u, piece.text) : this.soundsLikeKhmerChild(u, piece.text);
+    if (this.spelledElsewhere(u, -1, piece, mentions)) return -1;
+    return piece.latin ? this.soundsLikeChild(u, piece.text) : this.soundsLikeKhmerChild(u, piece.text);
   }
 
   /**
@@ -1711,6 +1727,13 @@ export class AddressResolver {
     if (digits !== this.digitsOf(u)) return false;
     for (const key of this.latinOf(u).loose) if (editDistance(loose, key, 1) <= 1) return true;
     return false;
+  }
+
+  /** The ancestor-or-self of `u` at `depth` (0 province, 1 district), or `u` itself where it is higher. */
+  private ancestorAt(u: number, depth: number): number {
+    let p = u;
+    while (this.depth[p]! > depth) p = this.parent[p]!;
+    return p;
   }
 
   /** The province of `u` (itself for a province). */
@@ -2106,6 +2129,9 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
 
 /** Edits orderTies counts up to (further is as far). */
 const TIE_DISTANCE_MAX = 8;
+
+/** Added to a child nearestChild finds by its loose key only, a letter off (units number far fewer). */
+const LOOSE_ONLY = 1 << 24;
 
 /** Letters a child's key must share with the start of the piece's for soundsLikeChild to prefer it over others an edit further. */
 const SHARED_START_MIN = 3;

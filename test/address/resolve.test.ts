@@ -473,6 +473,16 @@ describe('address resolver: warnings', () => {
     assert.equal(top('ភូមិ និងឃុំស្វាយចេក ស្រុកអង្គរធំ')!.unit.code, '17020402');
   });
 
+  it('completes no child a letter off by the loose key where the piece is, as spelt, a unit of the same district', () => {
+    // Khnar Rung is a village of the next commune: the commune named is the answer, not Khnach Khang Cheung (knacan
+    // against knaran).
+    const c = top('Khna Ruong Village, Boeng Tranh Khang Cheung Commune, Samraong District, Takeo')!;
+    assert.equal(c.unit.code, '210701');
+    assert.deepEqual(c.unmatched, ['Khna Ruong']);
+    // Peanich Kam is a village of another district of Kampong Speu: completion stands.
+    assert.equal(top('Peanich Kam village, Roka Thom commune, Chbamon district')!.unit.code, '05020302');
+  });
+
   it('reads German unit words as their levels, and Kambodscha as the country', () => {
     const c = resolver().resolve('Lveng Russey Primar Schule, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz, Kambodscha').candidates[0]!;
     // Ruessei Lok the commune (Gemeinde), not Lveaeng Ruessei, a commune of the same district the school is named after.
