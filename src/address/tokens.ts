@@ -39,6 +39,10 @@ export const LATIN_UNIT_WORDS: Record<string, Level> = {
   // Possessives ("Bit Traing commune's Koki village": the apostrophe folds away) and plurals.
   villages: 'village', communes: 'commune', sangkats: 'commune', districts: 'district', provinces: 'province',
 };
+/** The directions Latin names write after Khang ("side"), as the gazetteer and people spell them. */
+const DIRECTIONS_LATIN = new Set(['cheung', 'choeung', 'chheung', 'cheoung', 'cheong', 'tboung', 'tbong', 'tbaung', 'tbpoung', 'lech', 'lich',
+  'kaeut', 'kert', 'keut', 'kaet']);
+
 /**
  * Words read as nothing: articles and connectors people put between the parts (no unit's Latin name has a word of them
  * but "in" and "at": Preaek Ta In, Svay At; a test keeps it so).
@@ -136,6 +140,13 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
         // Own keys only: "constructor" is not a unit word.
         const unit = Object.hasOwn(LATIN_UNIT_WORDS, word) ? LATIN_UNIT_WORDS[word]! : null;
         latin.push({ word, start: i, end: j, unit, filler: LATIN_FILLER.has(word), segment });
+      }
+      // Khan before a direction, after a name, is Khang ("side": Chreung Khan Lech for Chrueng Khang Lech), not the
+      // unit word: no district is named after a direction.
+      const last = latin.length - 1;
+      if (last >= 2 && DIRECTIONS_LATIN.has(latin[last]!.word) && latin[last - 1]!.word === 'khan' && latin[last - 1]!.segment === segment
+        && latin[last - 2]!.unit === null && !latin[last - 2]!.filler && latin[last - 2]!.segment === segment) {
+        latin[last - 1] = { ...latin[last - 1]!, word: 'khang', unit: null };
       }
       if (possessive) segment++;
       i = j;

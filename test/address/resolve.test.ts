@@ -483,6 +483,11 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Peanich Kam village, Roka Thom commune, Chbamon district')!.unit.code, '05020302');
   });
 
+  it('reads Khan between a name and a direction as Khang ("side"), and as the unit word elsewhere', () => {
+    assert.equal(top('Phum Chreung Khan Lech, Oddar Meanchey')!.unit.code, '22040327');
+    assert.equal(top('Sangkat Tonle Basak, Khan Chamkar Mon')!.unit.code, '120101');
+  });
+
   it('reads German unit words as their levels, and Kambodscha as the country', () => {
     const c = resolver().resolve('Lveng Russey Primar Schule, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz, Kambodscha').candidates[0]!;
     // Ruessei Lok the commune (Gemeinde), not Lveaeng Ruessei, a commune of the same district the school is named after.
