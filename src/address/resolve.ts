@@ -614,6 +614,8 @@ export class AddressResolver {
       this.latinSpans = new Map();
       this.latinNodes = 0;
     }
+    let facilities = false;
+    for (const w of words) if (w.unit !== null) facilities = true;
     for (let a = 0; a < words.length; a++) {
       if (words[a]!.filler) continue;
       // Whether the span has a word that is neither a unit word nor a filler, and the characters of those words.
@@ -644,6 +646,9 @@ export class AddressResolver {
           for (let t = b; t <= Math.min(words.length, a + 4) && words[t - 1]!.segment === words[a]!.segment; t++) typoSpans.push([a, t]);
           break;
         }
+        // A place a facility is named after (Prek Leap High School, Neang Kok SEZ), where a unit word names a unit
+        // elsewhere in the address: the facility is not the place; the units named with their words are the answer.
+        if (facilities && FACILITY_AFTER.has(words[b]?.word ?? '') && words[b]!.segment === last.segment) continue;
         const hint = this.latinHint(words, a, b);
         if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
         const other = latinOther(words, a, input);
@@ -2195,6 +2200,10 @@ const LOOSE_TYPO_MIN = 6;
 
 /** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
 const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
+
+/** Words after a name that make it a facility's (no unit's Latin name has one; a test keeps it so). */
+export const FACILITY_AFTER: ReadonlySet<string> = new Set(['school', 'college', 'university', 'pagoda', 'market', 'sez', 'hospital', 'clinic',
+  'hotel', 'resort', 'primary', 'secondary', 'high', 'health', 'church', 'mosque', 'temple', 'factory', 'station', 'guesthouse']);
 
 /** English unit words a name's number may follow (see AddressResolver.numberAfterUnitWord), and such a number. */
 const NUMBERED_AFTER = new Set(['village', 'commune', 'quarter']);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { distinctAddresses } from '../../bench/address-inputs.js';
-import { AddressInputError, AddressResolver, type Candidate, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
+import { AddressInputError, AddressResolver, type Candidate, FACILITY_AFTER, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
 import { LATIN_FILLER } from '../../src/address/tokens.js';
 import { foldWords } from '../../src/search/latin.js';
 import { BoreyNames, findParts } from '../../src/address/parts.js';
@@ -75,6 +75,21 @@ describe('address resolver: names ending in a filler word', () => {
       if (last !== undefined && LATIN_FILLER.has(last)) ending.add(last);
     }
     assert.deepEqual([...ending].sort(), [...NAME_FINAL_FILLERS].sort());
+  });
+});
+
+describe('address resolver: facilities named after a place', () => {
+  it('knows no unit whose Latin name has a facility word', () => {
+    const named = gazetteer().units.filter((u) => foldWords(u.name_latin).some((w) => FACILITY_AFTER.has(w)));
+    assert.deepEqual(named.map((u) => u.code), []);
+  });
+
+  it('reads the place a facility is named after as nothing where a unit word names a unit elsewhere', () => {
+    const c = top('Prek Leap High School in Prek Leap commune, Khan Chroy Changva, Phnom Penh')!;
+    assert.equal(c.unit.code, '121002');
+    assert.deepEqual(c.unmatched, ['Prek Leap High School']);
+    // With no unit word, the name is all there is to go on.
+    assert.equal(top('Prek Leap High School')!.unit.code, '121002');
   });
 });
 
