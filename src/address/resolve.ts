@@ -1305,6 +1305,9 @@ export class AddressResolver {
           addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
           if (bestChild >= LOOSE_ONLY) bestChild = this.spelledElsewhere(reading.top.u, bestChild - LOOSE_ONLY, piece, mentions, 1) ? -1 : bestChild - LOOSE_ONLY;
+          // A piece its unit word says is of another level than the child (ឃុំព្រែកដាច់, a commune of the district,
+          // is no misspelt village ព្រែកបាក់ of the commune before it).
+          if (bestChild >= 0 && piece.hint !== null && LEVELS[this.depth[bestChild]!] !== piece.hint && this.spelledElsewhere(reading.top.u, bestChild, piece, mentions, 1)) bestChild = -1;
           if (bestChild < 0 && piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1) bestChild = this.fartherChild(reading.top.u, piece, mentions);
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the

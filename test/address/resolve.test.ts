@@ -503,6 +503,12 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Sangkat Tonle Basak, Khan Chamkar Mon')!.unit.code, '120101');
   });
 
+  it('completes no child of another level than the piece\'s unit word says where the piece is a unit of the district', () => {
+    // ព្រែកដាច់ after ឃុំ is the commune of Leuk Daek, not a misspelt village (ព្រែកបាក់) of the commune before it.
+    const c = top('ឃុំព្រែកទន្លាប់ ឃុំព្រែកដាច់ ឃុំពាមរាំង ឃុំខ្ពបអាទាវ និងឃុំសណ្តារ ស្រុកលើកដែក ខេត្តកណ្តាល')!;
+    assert.equal(c.unit.code, '0805');
+  });
+
   it('reads German unit words as their levels, and Kambodscha as the country', () => {
     const c = resolver().resolve('Lveng Russey Primar Schule, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz, Kambodscha').candidates[0]!;
     // Ruessei Lok the commune (Gemeinde), not Lveaeng Ruessei, a commune of the same district the school is named after.
