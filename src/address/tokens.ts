@@ -235,6 +235,12 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
         continue;
       }
     }
+    // ម្ before a labial is written for the nikahit ំ (សម្បូរ for សំបូរ; see search/khmer.ts): read as ំ, the coeng part of it.
+    if (c === 0x17d2 && norm.endsWith('\u1798') && text.charCodeAt(i + 1) >= 0x1794 && text.charCodeAt(i + 1) <= 0x1797) {
+      norm = norm.slice(0, -1) + '\u17c6';
+      ends[ends.length - 1] = i + 1;
+      continue;
+    }
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
     // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).

@@ -35,6 +35,12 @@ const INDEPENDENT_VOWEL = /[ឥឦឧឩឯឰឱឳ]/g;
  */
 const COENG_RO_FIRST = /\u17D2\u179A(\u17D2[\u1780-\u17A2])/g;
 
+/**
+ * ម with a labial under it, for the nikahit ំ before that labial: one sound, written either way (សម្បូរ and សំបូរ,
+ * កម្ពង់ and កំពង់). One spelling for matching: the nikahit.
+ */
+const MO_BEFORE_LABIAL = /\u1798\u17D2(?=[\u1794-\u1797])/g;
+
 /** Zeros that lead a number: សង្កាត់លេខ០១ = សង្កាត់លេខ១. */
 const LEADING_ZEROS = /(?<![0-9])0+(?=[0-9])/g;
 
@@ -45,7 +51,8 @@ export function hasKhmer(text: string): boolean {
 }
 
 /**
- * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, coeng ro last, independent vowels
+ * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, coeng ro last, ំ for
+ * ម្ before a labial, independent vowels
  * as អ and a vowel, no spaces, no register signs or ៍, no ខាង before a direction, no ទី or លេខ before a number, no
  * zeros leading a number.
  */
@@ -53,6 +60,7 @@ export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
     .replace(COENG_DA, '\u17D2\u178F')
     .replace(COENG_RO_FIRST, '$1\u17D2\u179A')
+    .replace(MO_BEFORE_LABIAL, '\u17C6')
     .replace(INDEPENDENT_VOWEL, (v) => INDEPENDENT_VOWELS.get(v)!)
     .replace(NOT_MEANINGFUL, '')
     .replace(OPTIONAL_SIGNS, '')

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { clusterStarts, hasKhmer, khmerSkeleton, normaliseKhmer, numberWordAsDigit, stripKhmerUnitWord } from '../../src/search/khmer.js';
 import { gazetteer, searchIndex } from '../helper.js';
+import { tokenise } from '../../src/address/tokens.js';
 
 describe('Khmer normalisation', () => {
   it('removes zero-width characters, spaces and punctuation, and reads Khmer digits', () => {
@@ -34,6 +35,13 @@ describe('Khmer normalisation', () => {
     assert.equal(normaliseKhmer('តាណរ៍'), normaliseKhmer('តាណរ'));
     assert.equal(normaliseKhmer('កំពង់រោទិ'), normaliseKhmer('កំពង់រោទិ៍'));
     assert.equal(normaliseKhmer('ប៉ោយចារ'), normaliseKhmer('បោយចារ'));
+  });
+
+  it('writes ម្ before a labial as the nikahit ំ, as in the search index so in the resolver\'s reading', () => {
+    assert.equal(normaliseKhmer('សម្បូរ'), normaliseKhmer('សំបូរ'));
+    assert.equal(normaliseKhmer('កម្ពង់'), normaliseKhmer('កំពង់'));
+    assert.notEqual(normaliseKhmer('សម្មតិ'), normaliseKhmer('សំមតិ'));
+    assert.equal(tokenise('ភូមិសម្បូរ', []).khmer[0]!.text, normaliseKhmer('ភូមិសំបូរ'));
   });
 
   it('never makes two units of one parent the same name by leaving out the register signs, ៍ or ខាង', () => {
