@@ -1312,7 +1312,7 @@ export class AddressResolver {
           if (bestChild < 0) {
             // A name without the number that tells several children apart (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤): the
             // reading stays this unit's, raised as a typo would raise it, with the children said in a warning.
-            const numbered = this.numberedChildren(reading.top.u, piece);
+            const numbered = this.numberedChildren(reading.top.u, piece, piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1);
             if (numbered.length < 2) continue;
             const m = this.mention(numbered[0]!, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
             added.push({ top: reading.top, mentions: reading.mentions, former: reading.former, postal: reading.postal,
@@ -1592,7 +1592,10 @@ export class AddressResolver {
         best = child;
       } else if (d < secondDistance) secondDistance = d;
     }
-    return bestDistance <= cap && secondDistance > bestDistance + 1 ? best : -1;
+    if (bestDistance > cap || secondDistance <= bestDistance + 1) return -1;
+    // One of children that sound alike but for their direction, the piece having none (see numberedChildren).
+    const alike = this.directionSounds(u).get(skeleton);
+    return alike !== undefined && alike.length >= 2 && alike.includes(best) ? -1 : best;
   }
 
   private readonly skeletonCache: (string | undefined)[] = [];
@@ -1608,12 +1611,40 @@ export class AddressResolver {
    * ... Bei for Chaom Chau) or a direction (ស្រយង់ជើង and ស្រយង់ត្បូង for ស្រយង់; Srayang Cheung and Srayang Tboung
    * for Srayang), for a piece with no digit.
    */
-  private numberedChildren(u: number, piece: { text: string; khmer?: unknown }): readonly number[] {
+  private numberedChildren(u: number, piece: { text: string; khmer?: unknown }, hinted = false): readonly number[] {
     const khmer = piece.khmer !== undefined;
     if (/\d/.test(piece.text)) return NONE;
     const text = khmer ? subscriptsAsOne(piece.text) : looseKey(piece.text.split(' '));
     if (text.length < 3) return NONE;
-    return this.stemsOf(u, khmer).get(text) ?? NONE;
+    const found = this.stemsOf(u, khmer).get(text);
+    if (found !== undefined || !khmer || !hinted) return found ?? NONE;
+    // A Khmer piece its unit word says is a child, spelt by ear: the children whose names without their direction sound
+    // like it (កោះម៉ាយើល: កោះម្យើលលើ and កោះម្យើលក្រោម).
+    const bySound = this.directionSounds(u).get(khmerSkeleton(piece.text));
+    return bySound !== undefined && bySound.length >= 2 ? bySound : NONE;
+  }
+
+  private readonly directionSoundsCache: (ReadonlyMap<string, readonly number[]> | undefined)[] = [];
+  /**
+   * Per unit: the consonants by sound (khmerSkeleton) of its children's Khmer names that end in a direction, without
+   * it, and those children (most units have none: an empty map).
+   */
+  private directionSounds(u: number): ReadonlyMap<string, readonly number[]> {
+    let found = this.directionSoundsCache[u];
+    if (!found) {
+      const map = new Map<string, number[]>();
+      for (const child of this.childrenOf(u)) {
+        const name = stripKhmerUnitWord(normaliseKhmer(this.units[child]!.name_km));
+        if (!DIRECTION_KHMER.test(name)) continue;
+        const sound = khmerSkeleton(name.replace(DIRECTION_END, ''));
+        if (sound.length < 3) continue;
+        const list = map.get(sound);
+        if (list) list.push(child);
+        else map.set(sound, [child]);
+      }
+      this.directionSoundsCache[u] = found = map;
+    }
+    return found;
   }
 
   /**
@@ -2055,6 +2086,8 @@ const JOINED = /^\s*(?:[-/&]|and|និង)\s*$/i;
 const NUMBERED_KHMER = /[0-9\u17E0-\u17E9]|(?:មួយ|ពីរ|បី|បួន|ប្រាំ)$/;
 /** A Khmer name that ends in a direction (ស្រយង់ជើង, ជ្រោយខាងកើត, ព្រែកលើ). */
 const DIRECTION_KHMER = /\S(?:ខាង)?(?:ជើង|ត្បូង|កើត|លិច|លើ|ក្រោម)$/;
+/** That end of a normalised name (normaliseKhmer leaves ខាង out before a direction). */
+const DIRECTION_END = /(?:ជើង|ត្បូង|កើត|លិច|លើ|ក្រោម)$/;
 /** The same end in a name form of khmerFormsOf (subscripts as one character, see subscriptsAsOne). */
 const DIRECTION_FORM = new RegExp(`\\s?(?:${subscriptsAsOne('ខាង')})?(?:${['ជើង', 'ត្បូង', 'កើត', 'លិច', 'លើ', 'ក្រោម'].map(subscriptsAsOne).join('|')})$`);
 

@@ -509,6 +509,13 @@ describe('address resolver: warnings', () => {
     assert.equal(c.unit.code, '0805');
   });
 
+  it('answers the commune, AMBIGUOUS, for a Khmer village name spelt by ear without its direction', () => {
+    // កោះម៉ាយើល sounds like កោះម្យើលលើ and កោះម្យើលក្រោម alike: not the first of them.
+    const c = resolver().resolve('ភូមិកោះម៉ាយើល ឃុំណងឃីលិក ស្រុកកោះញ៉ែក').candidates[0]!;
+    assert.equal(c.unit.code, '110201');
+    assert.ok(c.warnings.some((w) => w.code === 'AMBIGUOUS'));
+  });
+
   it('reads German unit words as their levels, and Kambodscha as the country', () => {
     const c = resolver().resolve('Lveng Russey Primar Schule, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz, Kambodscha').candidates[0]!;
     // Ruessei Lok the commune (Gemeinde), not Lveaeng Ruessei, a commune of the same district the school is named after.
