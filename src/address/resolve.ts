@@ -2239,7 +2239,8 @@ const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
 
 /** Words after a name that make it a facility's (no unit's Latin name has one; a test keeps it so). */
 export const FACILITY_AFTER: ReadonlySet<string> = new Set(['school', 'college', 'university', 'pagoda', 'market', 'sez', 'hospital', 'clinic',
-  'hotel', 'resort', 'primary', 'secondary', 'high', 'health', 'church', 'mosque', 'temple', 'factory', 'station', 'guesthouse']);
+  'hotel', 'resort', 'primary', 'secondary', 'high', 'health', 'church', 'mosque', 'temple', 'factory', 'station', 'guesthouse', 'border',
+  'checkpoint', 'park']);
 
 /** English unit words a name's number may follow (see AddressResolver.numberAfterUnitWord), and such a number. */
 const NUMBERED_AFTER = new Set(['village', 'commune', 'quarter']);
