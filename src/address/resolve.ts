@@ -955,6 +955,17 @@ export class AddressResolver {
       for (let i = firstOf[b]!; i >= 0; i = nextOf[i]!) if (mentions[i]!.start === m.start && mentions[i]!.end === m.end) return true;
       return false;
     };
+    /** Whether an ancestor of `a` (above it) has a heavier mention than `m` on `m`'s very span. */
+    const heavierAbove = (a: number, m: Mention): boolean => {
+      for (let b = this.parent[a]!; b >= 0; b = this.parent[b]!) {
+        if (listStamp[b] !== stamp) continue;
+        for (let i = firstOf[b]!; i >= 0; i = nextOf[i]!) {
+          const x = mentions[i]!;
+          if (x.start === m.start && x.end === m.end && x.weight > m.weight) return true;
+        }
+      }
+      return false;
+    };
     // A reading scores at most its top's weight plus the heaviest mention of each level above it (and the postal
     // code): mentions are tried in that bound's order, and the search stops once no bound can reach the kept readings.
     const heaviest = [0, 0, 0, 0];
@@ -1018,6 +1029,9 @@ export class AddressResolver {
             const f = formers[k]!;
             if (this.depth[f] !== this.depth[a]) continue;
             m = takeBest(f, used);
+            // Not a span a current ancestor above has a heavier mention on (Sangkat Koh Rong, Sihanoukville province:
+            // Sihanoukville is the province, not Krong Preah Sihanouk, the sangkat's former parent).
+            if (m && heavierAbove(a, m)) m = undefined;
             if (m) {
               (former ??= []).push([child, f]);
               m = { ...m, weight: m.weight * BASE.former };

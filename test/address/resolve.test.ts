@@ -516,6 +516,14 @@ describe('address resolver: warnings', () => {
     assert.ok(c.warnings.some((w) => w.code === 'AMBIGUOUS'));
   });
 
+  it('leaves a span to a current ancestor that has a heavier mention on it, not to a former parent of the unit', () => {
+    // Sihanoukville: the province (Sangkat Koh Rong is in Krong Kaoh Rung, Preah Sihanouk), not Krong Preah Sihanouk,
+    // the sangkat's former parent; the sangkat, as its unit word says, not the krong of the same name.
+    const c = resolver().resolve('Sangkat Koh Rong, Sihanoukville province').candidates[0]!;
+    assert.equal(c.unit.code, '180501');
+    assert.ok(!c.warnings.some((w) => w.code === 'FORMER_PARENT'));
+  });
+
   it('reads German unit words as their levels, and Kambodscha as the country', () => {
     const c = resolver().resolve('Lveng Russey Primar Schule, Russey Lok Gemeinde, Chikreng Distrikt, Siem Reap Provinz, Kambodscha').candidates[0]!;
     // Ruessei Lok the commune (Gemeinde), not Lveaeng Ruessei, a commune of the same district the school is named after.
