@@ -614,8 +614,9 @@ export class AddressResolver {
       this.latinSpans = new Map();
       this.latinNodes = 0;
     }
-    let facilities = false;
-    for (const w of words) if (w.unit !== null) facilities = true;
+    // Whether a unit word names a unit somewhere (see FACILITY_AFTER below).
+    let unitWorded = false;
+    for (const w of words) if (w.unit !== null) unitWorded = true;
     for (let a = 0; a < words.length; a++) {
       if (words[a]!.filler) continue;
       // Whether the span has a word that is neither a unit word nor a filler, and the characters of those words.
@@ -648,7 +649,7 @@ export class AddressResolver {
         }
         // A place a facility is named after (Prek Leap High School, Neang Kok SEZ), where a unit word names a unit
         // elsewhere in the address: the facility is not the place; the units named with their words are the answer.
-        if (facilities && FACILITY_AFTER.has(words[b]?.word ?? '') && words[b]!.segment === last.segment) continue;
+        if (unitWorded && FACILITY_AFTER.has(words[b]?.word ?? '') && words[b]!.segment === last.segment) continue;
         const hint = this.latinHint(words, a, b);
         if ((forms.number && hint === null) || !budget.span(forms.compact)) continue;
         const other = latinOther(words, a, input);
@@ -1786,13 +1787,6 @@ export class AddressResolver {
   private ancestorAt(u: number, depth: number): number {
     let p = u;
     while (this.depth[p]! > depth) p = this.parent[p]!;
-    return p;
-  }
-
-  /** The province of `u` (itself for a province). */
-  private provinceOf(u: number): number {
-    let p = u;
-    while (this.parent[p]! >= 0) p = this.parent[p]!;
     return p;
   }
 
