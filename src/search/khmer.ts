@@ -75,17 +75,19 @@ export function stripKhmerUnitWord(normalised: string): string {
   return unit ? normalised.slice(unit.length) : normalised;
 }
 
+/** Whether a Khmer cluster may start at `i`: not a dependent vowel or sign, not a subscript (after the coeng ្). */
+function startsCluster(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  return !((code >= 0x17b6 && code <= 0x17d3) || code === 0x17dd) && text.charCodeAt(i - 1) !== 0x17d2;
+}
+
 /**
  * Offsets where a substring may start: at a base letter, independent vowel or digit, never inside a cluster
  * (not at a dependent vowel or sign, nor at a consonant written below another after the coeng ្).
  */
 export function clusterStarts(normalised: string): number[] {
   const starts: number[] = [];
-  for (let i = 0; i < normalised.length; i++) {
-    const code = normalised.charCodeAt(i);
-    const dependent = (code >= 0x17b6 && code <= 0x17d3) || code === 0x17dd;
-    if (!dependent && normalised.charCodeAt(i - 1) !== 0x17d2) starts.push(i);
-  }
+  for (let i = 0; i < normalised.length; i++) if (startsCluster(normalised, i)) starts.push(i);
   return starts;
 }
 
@@ -94,12 +96,6 @@ const NUMBER_MARK_AT_END = /(?:ទី|លេខ)$/;
 /** Khmer number words, longest first (ប្រាំមួយ before មួយ), and their digits. */
 const KHMER_NUMBER_WORDS: readonly [string, string][] = [['ប្រាំមួយ', '6'], ['ប្រាំពីរ', '7'], ['ប្រាំបី', '8'], ['ប្រាំបួន', '9'],
   ['មួយ', '1'], ['ពីរ', '2'], ['បួន', '4'], ['ប្រាំ', '5'], ['បី', '3']];
-
-/** Whether a Khmer cluster may start at `i`: not a dependent vowel or sign, not a subscript (after the coeng ្). */
-function startsCluster(text: string, i: number): boolean {
-  const code = text.charCodeAt(i);
-  return !((code >= 0x17b6 && code <= 0x17d3) || code === 0x17dd) && text.charCodeAt(i - 1) !== 0x17d2;
-}
 
 /**
  * A normalised name with the number word it ends with as a digit (ម្លូព្រៃមួយ: ម្លូព្រៃ1, as people write ម្លូព្រៃ១), or
