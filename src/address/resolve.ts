@@ -543,13 +543,43 @@ export class AddressResolver {
       if (to - from < KHMER_TYPO_MIN || foundWhole?.has(from * SPAN_KEY + to)) continue;
       if (!budget.typoLookup()) return;
       const chars = to - from;
+      const before = out.length;
       for (const near of this.khmerTypo.near(text.slice(from, to))) {
         for (const u of this.tables.khmerExact.get(near) ?? []) {
           if (LEVELS[this.depth[u]!] !== w.level || budget.full()) continue;
           out.push(this.mention(u, run.offsets[from]!, run.ends[to - 1]!, 'typo', w.level, chars, chars, { run: r, from, to }, undefined));
         }
       }
+      // None a letter off: the one unit of that level whose name has the same consonants by sound, vowels and signs
+      // aside (ស្រុកអន្លុងវែង: អន្លង់វែង, Anlong Veaeng), for four consonants or more.
+      if (out.length === before && !budget.full()) {
+        const sound = khmerSkeleton(text.slice(from, to));
+        const alike = sound.length >= 4 ? this.soundsAbove().get(sound) : undefined;
+        let found = -1;
+        for (const u of alike ?? []) {
+          if (LEVELS[this.depth[u]!] !== w.level) continue;
+          found = found === -1 ? u : -2;
+        }
+        if (found >= 0) out.push(this.mention(found, run.offsets[from]!, run.ends[to - 1]!, 'typo', w.level, chars, chars, { run: r, from, to }, undefined));
+      }
     }
+  }
+
+  private soundsAboveMap: Map<string, number[]> | undefined;
+  /** Communes, districts and provinces by the consonants of their Khmer names by sound (skeletonOf), made when first asked. */
+  private soundsAbove(): Map<string, number[]> {
+    if (!this.soundsAboveMap) {
+      const map = new Map<string, number[]>();
+      for (let u = 0; u < this.units.length; u++) {
+        if (this.depth[u]! >= LEVEL_DEPTH.village) continue;
+        const sound = this.skeletonOf(u);
+        const list = map.get(sound);
+        if (list) list.push(u);
+        else map.set(sound, [u]);
+      }
+      this.soundsAboveMap = map;
+    }
+    return this.soundsAboveMap;
   }
 
   private hasLevel(units: readonly number[] | undefined, level: Level): boolean {
@@ -609,6 +639,9 @@ export class AddressResolver {
     let wholeFound: Set<number> | undefined;
     /** Spans that are former names (see below). */
     let formers: { a: number; b: number; units: readonly number[]; span: SpanAt }[] | undefined;
+    /** Pieces of two words or more a name spells whole (see below), and where this call's mentions start. */
+    let wholeNames: number[] | undefined;
+    const first = out.length;
     // Forgotten all at once, between addresses (a walk keeps its node).
     if (this.latinNodes >= this.spansKept) {
       this.latinSpans = new Map();
@@ -665,6 +698,7 @@ export class AddressResolver {
         found = this.addMentions(forms.alias, 'alias', span, 1, out, budget) > 0 || found;
         found = this.addMentions(forms.variant, 'variant', span, 1, out, budget) > 0 || found;
         found = this.addMentions(forms.aliasVariant, 'alias', span, 1, out, budget) > 0 || found;
+        if (found && b - a > 1 && isWholePiece(words, a, b)) (wholeNames ??= []).push(a * SPAN_KEY + b);
         // Former names are added at the end, unless a longer span was read (Kampong Bay, once Krong Kampot's name, in
         // "Kampong bay Tbong Village").
         if (forms.former) {
@@ -687,6 +721,23 @@ export class AddressResolver {
           for (let k = a; k < b; k++) explained[k] = 1;
           (wholeFound ??= new Set()).add(a * SPAN_KEY + b);
         } else if (b - a <= 4 && !fillerEnd) typoSpans.push([a, b]);
+      }
+    }
+    // A name read inside a piece that a longer name spells whole ("Phnom Penh" and "Thmey" of "Phnom Penh Thmey, Sen
+    // Sok") weighs less than one read whole: two names written with no comma nor unit word between them are rarer
+    // than one name of their words.
+    if (wholeNames) {
+      for (let k = first; k < out.length; k++) {
+        const m = out[k]!;
+        if (m.latin === undefined) continue;
+        for (const key of wholeNames) {
+          const a2 = Math.floor(key / SPAN_KEY);
+          const b2 = key % SPAN_KEY;
+          if (a2 <= m.latin.from && m.latin.to <= b2 && m.latin.to - m.latin.from < b2 - a2) {
+            m.weight *= PART_OF_PIECE;
+            break;
+          }
+        }
       }
     }
     if (formers) {
@@ -830,10 +881,13 @@ export class AddressResolver {
         number: /^\d+$/.test(c) && /^(?:\d+|ii|iii|iv)$/.test(compact(typed)),
         grows,
         exact: this.tables.latinExact.get(c),
-        alias: sameNumber(this.tables.aliasExact.get(c)),
-        variant: c.length >= 4 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
-        aliasVariant: c.length >= 4 ? sameNumber(this.tables.aliasKey.get(key)) : undefined,
-        loose: c.length >= 4 ? sameNumber(this.loose.get(loose)) : undefined,
+        // An alias is spelt with its number, if any (Chom Chao 1 is one sangkat, Chom Chao the three): the units it
+        // names are the ones meant, as the alias list says, whatever their own names' numbers.
+        alias: this.tables.aliasExact.get(c),
+        // By a key of two letters or more: Yeay is "a" by the key, as Ou is.
+        variant: c.length >= 4 && key.length >= 2 ? sameNumber(this.tables.keyExact.get(key)) : undefined,
+        aliasVariant: c.length >= 4 && key.length >= 2 ? (digits === '' ? this.tables.aliasKey.get(key) : sameNumber(this.tables.aliasKey.get(key))) : undefined,
+        loose: c.length >= 4 && loose.length >= 2 ? sameNumber(this.loose.get(loose)) : undefined,
         looseKey: loose,
         // Not a number: a retired code is a former "name" too (search reads it; here it is a postal code or a house).
         former: digits.length < c.length ? sameNumber(this.tables.formerExact.get(c)) : undefined,
@@ -1108,13 +1162,24 @@ export class AddressResolver {
         postal: best.postal, score: best.score, tied };
       return [about, ...readings];
     }
-    const other = this.anotherSibling(best, mentions, named !== undefined) ?? (named ? this.siblingByPiece(best, tokens) : undefined);
+    const listed = this.pluralList(best, mentions, tokens.latin);
+    if (listed) return [listed, ...readings];
+    const other = this.anotherSibling(best, mentions, named !== undefined, pluralBefore(tokens.latin, best.top))
+      ?? (named ? this.siblingByPiece(best, tokens) : undefined);
     // "Ta Kheng and Pong Kreal villages": a plural unit word after the name says the address names several units of its
     // level, of which only this one was found: the parent named is the answer, the unit stays in what matched.
     if (!other && named && pluralAfter(tokens.latin, best.top)) {
       return [{ top: named, mentions: best.mentions, former: best.former, postal: best.postal, score: best.score, tied: undefined }, ...readings];
     }
     if (!other) {
+      // Two districts (or communes) named with their unit words and their parent, the reading below one of them.
+      const above = this.siblingAbove(best, mentions);
+      if (above) {
+        const kept = best.mentions.filter((m) => !overlaps(m, above.other));
+        const dropped = best.mentions.filter((m) => !kept.includes(m)).reduce((sum, m) => sum + m.weight, 0);
+        return [{ top: above.named, mentions: [...kept, above.other], former: best.former, postal: best.postal,
+          score: best.score - dropped + above.other.weight, tied: undefined }, ...readings];
+      }
       // Two villages of one district in two communes, neither commune named: the district.
       const cousin = named ? undefined : this.anotherCousin(best, mentions);
       if (!cousin) return readings;
@@ -1227,10 +1292,11 @@ export class AddressResolver {
   /**
    * When the best reading is a village, another village of its commune named by a span of its own, or, the commune
    * named, by one the reading took for a province or district though its unit word says village; when it is a commune named after
-   * its unit word and its district is named (`parentNamed`), another commune of that district named after its own: that
+   * its unit word and its district is named (`parentNamed`), another commune of that district named after its own, or
+   * with none where the first's is a plural (`plural`: "communes Sre Kor and Kamphun"), and so for districts: that
    * sibling's mention (see aboutTheParent).
    */
-  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean): Mention | undefined {
+  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean, plural: boolean): Mention | undefined {
     const depth = this.depth[best.top.u]!;
     const parent = this.parent[best.top.u]!;
     if (depth === LEVEL_DEPTH.village) {
@@ -1241,9 +1307,67 @@ export class AddressResolver {
       return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === LEVEL_DEPTH.village
         && isSpelt(m) && (m.hint === null || m.hint === 'village') && m.start >= 0 && !overlapsUsed(m));
     }
-    if (depth !== LEVEL_DEPTH.commune || !parentNamed || best.top.hint !== 'commune') return undefined;
-    return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === LEVEL_DEPTH.commune
-      && isSpelt(m) && m.hint === 'commune' && m.start >= 0 && !best.mentions.some((used) => overlaps(used, m)));
+    if (depth !== LEVEL_DEPTH.commune && depth !== LEVEL_DEPTH.district) return undefined;
+    const level = LEVELS[depth];
+    if (!parentNamed || best.top.hint !== level) return undefined;
+    // After a plural unit word ("two communes (Sre Kor and Kamphun)"), the names it lists need no word of their own.
+    return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === depth
+      && isSpelt(m) && (m.hint === level || (plural && m.hint === null)) && m.start >= 0 && !best.mentions.some((used) => overlaps(used, m)));
+  }
+
+  /**
+   * When the best reading is below a commune or district it names after that unit's word, the parent of that unit
+   * named too, another unit of that parent and level named after its own unit word, whose span holds only what the
+   * reading took below (ក្រុងច្បារមន និងស្រុកសំរោងទង ខេត្តកំពង់ស្ពឺ: the village មន of Samraong Tong, in the name of
+   * Chbar Mon): that unit's mention, and the ancestor (see aboutTheParent).
+   */
+  private siblingAbove(best: Reading, mentions: readonly Mention[]): { other: Mention; named: Mention } | undefined {
+    for (const ancestor of best.mentions) {
+      const depth = this.depth[ancestor.u]!;
+      if (ancestor === best.top || ancestor.start < 0 || (depth !== LEVEL_DEPTH.commune && depth !== LEVEL_DEPTH.district)) continue;
+      const level = LEVELS[depth];
+      if (ancestor.hint !== level || !this.isAncestor(ancestor.u, best.top.u)) continue;
+      const parent = this.parent[ancestor.u]!;
+      const named = best.mentions.find((m) => m.u === parent);
+      if (!named) continue;
+      const other = mentions.find((m) => m.u !== ancestor.u && this.parent[m.u] === parent && this.depth[m.u] === depth && isSpelt(m)
+        && m.hint === level && m.start >= 0
+        && best.mentions.every((used) => !overlaps(used, m) || (this.depth[used.u]! > depth && m.start <= used.start && used.end <= m.end)));
+      if (other) return { other, named };
+    }
+    return undefined;
+  }
+
+  /**
+   * An English plural unit word (villages, communes, districts), and two or more units of that level named by spans of
+   * their own as spelt, children of the unit of the level above that the best reading is in: a reading of that unit,
+   * with them ("Mesang, Kampong Trabaek and Baphnom Districts of Prey Veng Province"; "3 communes such as Chey Chouk,
+   * Borei Cholsar and Kampong Krasang are located in Borei Cholasar district"). Plurals of two levels: none.
+   */
+  private pluralList(best: Reading, mentions: readonly Mention[], words: readonly LatinWord[]): Reading | undefined {
+    let depth = -1;
+    for (const w of words) {
+      if (w.unit === null || !PLURAL_UNIT_WORDS.has(w.word)) continue;
+      if (depth >= 0 && LEVEL_DEPTH[w.unit] !== depth) return undefined;
+      depth = LEVEL_DEPTH[w.unit];
+    }
+    if (depth <= LEVEL_DEPTH.province || this.depth[best.top.u]! < depth) return undefined;
+    const parent = this.ancestorAt(best.top.u, depth - 1);
+    // The parent and its ancestors as the best reading read them; then the units listed, by spans of their own, each
+    // with no unit word or one of their level.
+    const kept = best.mentions.filter((m) => m.u === parent || this.isAncestor(m.u, parent));
+    const level = LEVELS[depth];
+    const listed: Mention[] = [];
+    for (const m of mentions) {
+      if (this.depth[m.u] !== depth || this.parent[m.u] !== parent || !isSpelt(m) || m.start < 0 || (m.hint !== null && m.hint !== level)) continue;
+      if (!listed.some((l) => l.u === m.u || overlaps(l, m)) && !kept.some((k) => overlaps(k, m))) listed.push(m);
+    }
+    if (listed.length < 2) return undefined;
+    const top = kept.find((m) => m.u === parent)
+      ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
+    let score = 0;
+    for (const m of [...listed, ...kept]) score += m.weight;
+    return { top, mentions: [...listed, ...kept], former: best.former, postal: best.postal, score, tied: undefined };
   }
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */
@@ -1526,7 +1650,30 @@ export class AddressResolver {
   private fartherChild(u: number, piece: { text: string; latin?: { from: number; to: number }; khmer?: { run: number; from: number; to: number } },
     mentions: readonly Mention[]): number {
     if (this.spelledElsewhere(u, -1, piece, mentions)) return -1;
-    return piece.latin ? this.soundsLikeChild(u, piece.text) : this.soundsLikeKhmerChild(u, piece.text);
+    if (!piece.latin) return this.soundsLikeKhmerChild(u, piece.text);
+    const child = this.soundsLikeChild(u, piece.text);
+    return child < 0 && this.depth[u]! < LEVEL_DEPTH.commune ? this.childByPart(u, piece.text) : child;
+  }
+
+  /**
+   * The one commune or district of `u` whose Latin name begins or ends with a piece's words, as the loose key reads them
+   * (Yeay Mao for Yeay Mao Pichnil, Kravien for Choam Kravien: people write a long name short), for a piece of 5 letters
+   * or more, where the unit word says it is a child of that level; else -1. Not for villages: their names are many and
+   * share their words (Trapeang, Prey, Kandal).
+   */
+  private childByPart(u: number, text: string): number {
+    const words = text.split(' ');
+    const key = looseKey(words);
+    if (compact(words).length < 5 || /\d/.test(text)) return -1;
+    let found = -1;
+    for (const child of this.childrenOf(u)) {
+      const name = latinForms(this.units[child]!.name_latin).words;
+      if (name.length <= words.length) continue;
+      if (looseKey(name.slice(0, words.length)) !== key && looseKey(name.slice(name.length - words.length)) !== key) continue;
+      if (found >= 0) return -1;
+      found = child;
+    }
+    return found;
   }
 
   /**
@@ -1766,8 +1913,10 @@ export class AddressResolver {
     const budget = typoBudget(c.length);
     const { compacts, loose } = this.latinOf(u);
     let best = Infinity;
+    // A loose key of one letter says little of a name of four or more (Yeay and Ou are both "a"); Au is Ou.
+    const byLoose = piece.loose.length >= 2 || c.length <= 3;
     for (let i = 0; i < compacts.length; i++) {
-      if (loose[i] === piece.loose) best = Math.min(best, 0.5);
+      if (byLoose && loose[i] === piece.loose) best = Math.min(best, 0.5);
       if (budget > 0) {
         const d = editDistance(c, compacts[i]!, budget);
         if (d <= budget && d < best) best = d;
@@ -2073,14 +2222,17 @@ export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressR
 }
 
 /**
- * Two unit words joined by a sign or "and" before word `a` ("Khum-Srok Takhmao", "Phum and Khum Svay Chek"): the level
+ * Two unit words joined by a sign or "and" before word `a`, or before "of" before it ("Khum-Srok Takhmao", "Phum and
+ * Khum Svay Chek", "the village and commune of Sre Chis"): the level
  * of the first, which the name is also written for; else null. Not two in a row with a space only ("Tuek Vil Khum
  * Kampong Prasat": Vil ends a name).
  */
 function latinOther(words: readonly LatinWord[], a: number, input: string): Level | null {
-  const before = words[a - 1];
+  // "the village and commune of Sre Chis": "of" between them and the name.
+  const at = words[a - 1]?.word === 'of' ? a - 1 : a;
+  const before = words[at - 1];
   if (!before?.unit || before.segment !== words[a]!.segment) return null;
-  let k = a - 2;
+  let k = at - 2;
   if (words[k]?.word === 'and') k--;
   const first = words[k];
   if (!first?.unit || first.unit === before.unit || first.segment !== before.segment) return null;
@@ -2161,6 +2313,13 @@ function pluralAfter(words: readonly LatinWord[], m: Mention): boolean {
   if (m.latin === undefined) return false;
   const after = words[m.latin.to];
   return after !== undefined && after.segment === words[m.latin.to - 1]!.segment && PLURAL_UNIT_WORDS.has(after.word) && after.unit === m.hint;
+}
+
+/** Whether the unit word that gives a mention its level is an English plural right before it ("communes Sre Kor"). */
+function pluralBefore(words: readonly LatinWord[], m: Mention): boolean {
+  if (m.latin === undefined) return false;
+  const before = words[m.latin.from - 1];
+  return before !== undefined && before.segment === words[m.latin.from]!.segment && PLURAL_UNIT_WORDS.has(before.word) && before.unit === m.hint;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Level } from '../gazetteer/types.js';
 import { INDEPENDENT_VOWELS } from '../search/khmer.js';
 import { foldWords } from '../search/latin.js';
+import { editDistance } from '../search/typo.js';
 import type { Span } from './parts.js';
 
 /**
@@ -30,7 +31,7 @@ const KHMER_ABBREVIATIONS: Record<string, Level> = {
 /** Latin unit words (folded), with the level they announce and whether they come before the name. */
 export const LATIN_UNIT_WORDS: Record<string, Level> = {
   phum: 'village', phoum: 'village', phoom: 'village', ph: 'village', village: 'village', vil: 'village',
-  khum: 'commune', khom: 'commune', commune: 'commune', sangkat: 'commune', sangkath: 'commune', sankat: 'commune', songkat: 'commune', sngkat: 'commune', sk: 'commune', quarter: 'commune',
+  khum: 'commune', khom: 'commune', khoum: 'commune', commune: 'commune', sangkat: 'commune', sangkath: 'commune', sankat: 'commune', songkat: 'commune', sngkat: 'commune', sk: 'commune', quarter: 'commune',
   srok: 'district', district: 'district', dist: 'district', khan: 'district', kh: 'district', krong: 'district', kr: 'district',
   city: 'district', municipality: 'district', town: 'district',
   khet: 'province', khaet: 'province', khett: 'province', province: 'province', prov: 'province', capital: 'province',
@@ -39,6 +40,28 @@ export const LATIN_UNIT_WORDS: Record<string, Level> = {
   // Possessives ("Bit Traing commune's Koki village": the apostrophe folds away) and plurals.
   villages: 'village', communes: 'commune', sangkats: 'commune', districts: 'district', provinces: 'province',
 };
+/**
+ * English unit words that a word one edit off (a letter left out, added, changed or two swapped) is taken for: Vilage,
+ * Comune, Distric, Provice. No word of the gazetteer's Latin names is within two edits of one (a test keeps it so);
+ * Sangkat is not among them (Sangkae, a district, is one edit off).
+ */
+export const TYPO_UNIT_WORDS: readonly (readonly [string, Level])[] = [
+  ['village', 'village'], ['villages', 'village'], ['commune', 'commune'], ['communes', 'commune'],
+  ['district', 'district'], ['districts', 'district'], ['province', 'province'], ['provinces', 'province'],
+];
+
+/** The English unit word (TYPO_UNIT_WORDS) a word is one edit off, or undefined. */
+export function unitWordTypo(word: string): readonly [string, Level] | undefined {
+  if (word.length < 6 || word.length > 10) return undefined;
+  for (const entry of TYPO_UNIT_WORDS) {
+    const unitWord = entry[0];
+    // A first or second letter in common, and a length one off at most, before the distance is worked out.
+    if (Math.abs(word.length - unitWord.length) > 1 || (word[0] !== unitWord[0] && word[1] !== unitWord[1])) continue;
+    if (editDistance(word, unitWord, 1) <= 1) return entry;
+  }
+  return undefined;
+}
+
 /** The directions Latin names write after Khang ("side"), as the gazetteer and people spell them. */
 const DIRECTIONS_LATIN = new Set(['cheung', 'choeung', 'chheung', 'cheoung', 'cheong', 'tboung', 'tbong', 'tbaung', 'tbpoung', 'lech', 'lich',
   'kaeut', 'kert', 'keut', 'kaet']);
@@ -136,9 +159,11 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
       const raw = word0.replace(/([a-z])(I{1,3}|IV)$/, '$1 $2').replace(/['’]s$/i, '');
       for (const folded of foldedWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
-        const word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
-        // Own keys only: "constructor" is not a unit word.
-        const unit = Object.hasOwn(LATIN_UNIT_WORDS, word) ? LATIN_UNIT_WORDS[word]! : null;
+        let word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
+        // Own keys only: "constructor" is not a unit word. A misspelt English one is read as the word meant.
+        let unit = Object.hasOwn(LATIN_UNIT_WORDS, word) ? LATIN_UNIT_WORDS[word]! : null;
+        const meant = unit === null ? unitWordTypo(word) : undefined;
+        if (meant !== undefined) [word, unit] = meant;
         latin.push({ word, start: i, end: j, unit, filler: LATIN_FILLER.has(word), segment });
       }
       // Khan before a direction, after a name, is Khang ("side": Chreung Khan Lech for Chrueng Khang Lech), not the
@@ -290,9 +315,21 @@ function isAside(text: string, at: number): boolean {
  */
 const CONNECTIVES = ['ស្ថិតនៅក្នុង', 'ស្ថិតនៅ', 'ស្ថិតក្នុង', 'និង'];
 
-/** The length of the connective (CONNECTIVES) that starts at `at`, or 0. */
+/**
+ * ក្នុង ("in"), before a unit word (ក្នុងក្រុងច្បារមន, ក្នុង ភូមិ...): some names start with it (ក្នុងវាំង, a village is
+ * ក្នុង), none is followed by a unit word in it.
+ */
+const IN = 'ក្នុង';
+
+/** The length of the connective (CONNECTIVES, or IN before a unit word) that starts at `at`, or 0. */
 function connectiveAt(text: string, at: number): number {
-  if (text.charCodeAt(at) !== 0x179f && text.charCodeAt(at) !== 0x1793) return 0;
+  const c = text.charCodeAt(at);
+  if (c === 0x1780) {
+    if (!text.startsWith(IN, at)) return 0;
+    const next = text[at + IN.length] === ' ' ? at + IN.length + 1 : at + IN.length;
+    return KHMER_UNIT_WORDS.some(([word]) => text.startsWith(word, next)) ? IN.length : 0;
+  }
+  if (c !== 0x179f && c !== 0x1793) return 0;
   for (const word of CONNECTIVES) if (text.startsWith(word, at)) return word.length;
   return 0;
 }

@@ -41,6 +41,8 @@ export interface DashboardOptions {
   maxKeysPerAccount?: number;
   /** The boundaries: with them, the public unit pages (/places/{code}, ./unit-routes.ts). */
   geo?: Geography;
+  /** The clock of the landing page's search limit, in milliseconds (Date.now; a test sets its own, not to race the window). */
+  now?: () => number;
 }
 
 const SESSION_COOKIE = 'kh_session';
@@ -81,6 +83,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
   const reveals = new OneTimeReveals();
   /** The landing page's live search: a demo, not a free API. Five searches a second per client address. */
   const demoLimiter = new RateLimiter();
+  const now = options.now ?? Date.now;
 
   // Security headers for these HTML pages: a strict CSP (the page's one style and one script carry a nonce), no
   // framing, no MIME sniffing, no referrer across origins. (JSON responses do not need them.)
@@ -201,7 +204,7 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     let results;
     let limited = false;
     if (q) {
-      if (demoLimiter.take(request.ip, 5).allowed) {
+      if (demoLimiter.take(request.ip, 5, now()).allowed) {
         results = search.search(q, { limit: 10 }).hits.map(({ unit }) => ({
           unit, parent: unit.parent_code === null ? undefined : gazetteer.byCode(unit.parent_code),
         }));

@@ -52,7 +52,7 @@ export interface AppOptions {
   /** The key store: /ready checks it, the dashboard keeps accounts in it. */
   store?: KeyStore;
   /** The developer dashboard (pages at /, /signup, /dashboard...); needs `access` and `store`. */
-  dashboard?: { operatorContact: string; maxKeysPerAccount?: number };
+  dashboard?: { operatorContact: string; maxKeysPerAccount?: number; now?: () => number };
   /**
    * Trust X-Forwarded-* headers from a proxy in front (for the client address and HTTPS): a hop count or the proxies'
    * addresses/CIDRs, as Fastify's `trustProxy` (`true` trusts every hop: any client can then pick its address).

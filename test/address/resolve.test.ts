@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { distinctAddresses } from '../../bench/address-inputs.js';
 import { AddressInputError, AddressResolver, type Candidate, FACILITY_AFTER, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
-import { LATIN_FILLER } from '../../src/address/tokens.js';
+import { LATIN_FILLER, TYPO_UNIT_WORDS, unitWordTypo } from '../../src/address/tokens.js';
+import { editDistance } from '../../src/search/typo.js';
 import { foldWords } from '../../src/search/latin.js';
 import { BoreyNames, findParts } from '../../src/address/parts.js';
 import { gazetteer, searchIndex } from '../helper.js';
@@ -75,6 +76,28 @@ describe('address resolver: names ending in a filler word', () => {
       if (last !== undefined && LATIN_FILLER.has(last)) ending.add(last);
     }
     assert.deepEqual([...ending].sort(), [...NAME_FINAL_FILLERS].sort());
+  });
+});
+
+describe('address resolver: misspelt English unit words', () => {
+  it('knows no word of a unit\'s Latin name within two edits of one', () => {
+    const near = new Set<string>();
+    for (const u of gazetteer().units) {
+      for (const w of foldWords(`${u.name_latin} ${u.name_ungegn ?? ''}`)) {
+        if (TYPO_UNIT_WORDS.some(([unitWord]) => editDistance(w, unitWord, 2) <= 2)) near.add(w);
+      }
+    }
+    assert.deepEqual([...near], []);
+  });
+
+  it('reads a word one edit off an English unit word as that word, and no further one', () => {
+    const c = top('Kraom Vilage, Prek Anhchanh Comune, Mukh Kampol Distric, Kandal Provice')!;
+    assert.equal(c.unit.code, '08070303');
+    assert.deepEqual(c.unmatched, []);
+    assert.equal(c.confidence, top('Kraom Village, Prek Anhchanh Commune, Mukh Kampol District, Kandal Province')!.confidence);
+    assert.deepEqual(['vilage', 'comune', 'dsitrict', 'provnce', 'villges'].map((w) => unitWordTypo(w)?.[0]), ['village', 'commune', 'district', 'province', 'villages']);
+    // Two edits off, or a word of English near one, is no unit word.
+    assert.deepEqual(['vilag', 'provide', 'comma', 'distance'].map((w) => unitWordTypo(w)), [undefined, undefined, undefined, undefined]);
   });
 });
 
@@ -190,6 +213,15 @@ describe('address resolver: candidate fields', () => {
     const latin = top('Svay Chhrum village, Kantuot commune, Choam Ksan district')!;
     assert.equal(latin.unit.code, '130306');
     assert.deepEqual(latin.matched.map((m) => [m.code, m.how]), [['130306', 'exact'], ['1303', 'typo']]);
+  });
+
+  it('reads a Khmer name after a unit word by its consonants by sound where no name is a letter off', () => {
+    // អន្លុងវែង: Anlong Veaeng (អន្លង់វែង), two signs off; not the village វែង of another province.
+    const c = top('ស្រុកអន្លុងវែង')!;
+    assert.equal(c.unit.code, '2201');
+    assert.deepEqual(c.matched.map((m) => [m.code, m.how]), [['2201', 'typo']]);
+    // Only a unit of the level the word says: no district sounds like ស្រែរនោង (a commune).
+    assert.notEqual(top('ស្រុកស្រែរនុង')?.unit.level, 'district');
   });
 
   it('reads a name of two words by the looser key too when the key finds another unit', () => {
@@ -565,6 +597,29 @@ describe('address resolver: warnings', () => {
     }
   });
 
+  it('reads a Latin alias for numbered sangkats written without the number as those sangkats, ambiguous', () => {
+    // data/aliases.csv: Chom Chao is Chaom Chau 1 to 3, Teuk Laak Tuek L'ak 1 to 3, TTP Tuol Tumpung 1 and 2. None of
+    // their names has no number, and none is to be taken for a unit whose name has none (Chham Chha, Tuol Kouk).
+    for (const [q, codes] of [['Chom Chao, Phnom Penh', ['120914', '120915', '120916']], ['Teuk Laak, Phnom Penh', ['120404', '120405', '120406']],
+      ['TTP, Phnom Penh', ['120109', '120110']], ['Chom Chao', ['120914', '120915', '120916']]] as const) {
+      const candidates = resolver().resolve(q).candidates;
+      assert.deepEqual(candidates.slice(0, codes.length).map((c) => c.unit.code).sort(), [...codes], q);
+      assert.ok(candidates[0]!.warnings.some((w) => w.code === 'AMBIGUOUS'), q);
+      assert.deepEqual(candidates[0]!.unmatched, [], q);
+    }
+    // With the number, the one sangkat.
+    assert.equal(top('Chom Chao 2, Phnom Penh')!.unit.code, '120915');
+  });
+
+  it('reads a piece a name spells whole as that name, not as two names inside it', () => {
+    // Phnom Penh Thmey (an alias of Phnom Penh Thmei), not the capital and a village Thmey of Sen Sok.
+    const c = top('Phnom Penh Thmey, Sen Sok')!;
+    assert.equal(c.unit.code, '120801');
+    assert.deepEqual(c.matched.map((m) => m.code), ['120801', '1208']);
+    // Two names with a comma between them are two names.
+    assert.equal(top('Phnom Penh, Thmey, Sen Sok')!.unit.code, '12080903');
+  });
+
   it('reads a Roman numeral from II up as a number next to its unit word, and not alone', () => {
     assert.equal(top('Village III, Preah Ponlea Commune, Serei Saophoan')!.unit.code, '01060703');
     // Phase III of a housing estate is no village.
@@ -588,6 +643,56 @@ describe('address resolver: warnings', () => {
     // Not without their unit words, nor with one commune alone.
     assert.equal(top('Tonle Basak, Boeng Trabaek, Chamkar Mon')!.unit.level, 'commune');
     assert.equal(top('Sangkat Tonle Basak, Khan Chamkar Mon')!.unit.code, '120101');
+  });
+
+  it('answers the province for two of its districts, each after its unit word, though a village of one is in the other\'s name', () => {
+    // មន and Mon: a village of Samraong Tong.
+    for (const q of ['ក្នុងក្រុងច្បារមន និងស្រុកសំរោងទង ខេត្តកំពង់ស្ពឺ', 'Krong Chbar Mon and Srok Samraong Tong, Kampong Speu']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '05', q);
+      assert.deepEqual(c.matched.map((m) => m.code).sort(), ['05', '0502', '0507'], q);
+      // ក្នុង ("in") before a unit word is no name.
+      assert.deepEqual(c.unmatched, [], q);
+    }
+    // One district: the district; a village named ក្នុង is still read.
+    assert.equal(top('Srok Samraong Tong, Kampong Speu')!.unit.code, '0507');
+    assert.equal(top('ភូមិក្នុង ឃុំស្វាយរំពារ ស្រុកកំពង់លែង')!.unit.code, '04040802');
+  });
+
+  it('reads a commune named by the start or the end of its name after its unit word, when no other commune has it', () => {
+    assert.equal(top('Yeay Mao commune in Kampong Speu’s Phnom Sruoch district')!.unit.code, '050614');
+    assert.equal(top('Kravien commune, Memot district')!.unit.code, '250303');
+    // A commune of that name as spelt is that commune (Choam, not Choam Kravien).
+    assert.equal(top('Choam commune, Memot district')!.unit.code, '250302');
+    // Without the unit word, no part is read for the whole.
+    assert.notEqual(top('Kravien, Memot district')!.unit.code, '250303');
+    // Yeay is no Ou (អូរ, a commune of Phnom Sruoch), though both keys are "a".
+    assert.deepEqual(top('Yeay, Phnom Sruoch')!.matched.map((m) => m.code), ['0506']);
+  });
+
+  it('answers the parent of the units of one level a plural unit word lists, wherever it stands', () => {
+    const districts = top('Mesang, Kampong Trabaek and Baphnom Districts of Prey Veng Province')!;
+    assert.equal(districts.unit.code, '14');
+    assert.deepEqual(districts.matched.map((m) => m.code), ['1405', '1403', '1401', '14']);
+    const communes = top('3 communes such as Chey Chouk, Borei Cholsar and Kampong Krasang are located in Borei Cholasar district')!;
+    assert.equal(communes.unit.code, '2103');
+    assert.deepEqual(communes.matched.map((m) => m.code), ['210302', '210301', '210304', '2103']);
+    // One listed unit found is no list: the rule of a plural after a name stands (the commune named).
+    assert.equal(top('Ta Kheng and Pong Kreal villages, Kampong Khleang Commune')!.unit.code, '171104');
+  });
+
+  it('reads a name after two unit words and "of" as written for both ("the village and commune of")', () => {
+    assert.equal(top('the village and commune of Sre Chis in O’Krieng Senchey district, Kratie province')!.unit.code, '10070505');
+    assert.equal(top('commune of Sre Chis, O’Krieng Senchey')!.unit.code, '100705');
+  });
+
+  it('answers the district for communes a plural unit word before them lists', () => {
+    const c = top('two communes (Sre Kor and Kamphun) in Sesan District, Stung Treng Province')!;
+    assert.equal(c.unit.code, '1901');
+    assert.deepEqual(c.matched.map((m) => m.code).sort(), ['19', '1901', '190101', '190106']);
+    assert.equal(top('communes Sre Kor and Kamphun, Sesan District')!.unit.code, '1901');
+    // A singular unit word names one: the commune.
+    assert.equal(top('commune Sre Kor, Sesan District')!.unit.code, '190106');
   });
 
   it('answers the district for two villages of it in two communes, each with its unit word, no commune named', () => {

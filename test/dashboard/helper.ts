@@ -16,11 +16,12 @@ export interface DashboardApp {
 }
 
 /** `geo`: with the boundaries too (reverse geocoding routes), for tests that cover every route. */
-export async function dashboardApp(options: { trustProxy?: boolean; metricsToken?: string; store?: 'sqlite' | 'postgres'; operatorContact?: string; geo?: boolean } = {}): Promise<DashboardApp> {
+export async function dashboardApp(options: { trustProxy?: boolean; metricsToken?: string; store?: 'sqlite' | 'postgres'; operatorContact?: string; geo?: boolean;
+  now?: () => number; } = {}): Promise<DashboardApp> {
   const { store, close } = await freshStore(options.store ?? 'sqlite');
   const meter = new UsageMeter(store, { flushIntervalMs: 60_000 });
   const access = new AccessControl(store, meter, { keyCacheTtlMs: 10_000 });
-  const dashboard = { operatorContact: options.operatorContact ?? 'api@example.org' };
+  const dashboard = { operatorContact: options.operatorContact ?? 'api@example.org', ...(options.now ? { now: options.now } : {}) };
   const app = await buildApp({ ...appOptions(), access, store, dashboard, trustProxy: options.trustProxy, metricsToken: options.metricsToken,
     ...(options.geo ? { geo: loadGeography() } : {}) });
   return { app, store, access, close: async () => { await app.close(); await meter.stop(); await close(); } };

@@ -39,8 +39,11 @@ export function englishIn(page: string): string[] {
 
 describe('Khmer pages', () => {
   let d: DashboardApp;
+  // The landing page's search limit counts in one-second windows: its clock stands still here, so that the page it
+  // answers over the limit is reached on a busy machine too.
+  let clock = Date.now();
   before(async () => {
-    d = await dashboardApp();
+    d = await dashboardApp({ now: () => clock });
   });
   after(() => d.close());
 
@@ -72,7 +75,8 @@ describe('Khmer pages', () => {
     pages.badCredentials = (await visitor.post('/signin', { email: 'km@example.com', password: 'whatever password' })).body;
     pages.forbidden = (await visitor.post('/signin', { email: 'km@example.com', password: 'whatever password' }, { csrf: false })).body;
     pages.unsupported = (await d.app.inject({ method: 'POST', url: '/signin', headers: { cookie: 'kh_lang=km', 'content-type': 'application/json' }, payload: '{}' })).body;
-    for (let i = 0; i < 6; i++) await visitor.get('/?q=Kampot');
+    clock += 1000;
+    for (let i = 0; i < 5; i++) assert.equal((await visitor.get('/?q=Kampot')).statusCode, 200);
     pages.limited = (await visitor.get('/?q=Kampot')).body;
     assert.match(pages.results!, /បាត់ដំបង/);
     assert.match(pages.limited!, /ព្យាយាមច្រើនដងពេក/);
