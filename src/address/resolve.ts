@@ -710,6 +710,12 @@ export class AddressResolver {
         // many (Angkor: anka) and reads by the key.
         if (!found) found = this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget) > 0;
         else if (b - a > 1 && forms.loose !== undefined && forms.loose.length <= LOOSE_ALSO_MAX) this.addMentions(forms.loose, 'variant', span, LOOSE, out, budget);
+        else if (b - a > 1 && forms.loose !== undefined && hint !== null && words[a]!.unit === null && last.unit === null) {
+          // Or those of the level its unit word (not in the span) says, if few ("Dung Ba commune": Doun Ba, where the key
+          // reads villages).
+          const ofLevel = forms.loose.filter((u) => LEVELS[this.depth[u]!] === hint);
+          if (ofLevel.length > 0 && ofLevel.length <= LOOSE_ALSO_MAX) this.addMentions(ofLevel, 'variant', span, LOOSE, out, budget);
+        }
         // A name of several units without the number that tells them apart (Kakap commune: Kakab 1 and Kakab 2, though
         // a village is named Kakab): where nothing else was read, or those of the level the unit word says.
         const stems = forms.number ? undefined : this.latinStems.get(forms.looseKey);
@@ -917,7 +923,12 @@ export class AddressResolver {
       if (trailing && ENGLISH_UNIT_WORDS.has(before.word) && ENGLISH_UNIT_WORDS.has(after!.word) && !this.startsWithUnitWord(words, a)) return trailing;
       return before.unit;
     }
-    return trailing;
+    if (trailing) return trailing;
+    // "the district of Chamcar Leu": an English unit word of a commune or above, singular, and "of" (a plural,
+    // "villages of", names the parent after it; prose names as "the village of" places the gazetteer may not have).
+    const word = words[a - 2];
+    return before?.word === 'of' && word?.unit && word.unit !== 'village' && word.segment === first.segment && ENGLISH_UNIT_WORDS.has(word.word)
+      && !PLURAL_UNIT_WORDS.has(word.word) ? word.unit : null;
   }
 
   /** Whether the part (segment) of word `a` starts with a unit word. */
@@ -1164,7 +1175,7 @@ export class AddressResolver {
     }
     const listed = this.pluralList(best, mentions, tokens.latin);
     if (listed) return [listed, ...readings];
-    const other = this.anotherSibling(best, mentions, named !== undefined, pluralBefore(tokens.latin, best.top))
+    const other = this.anotherSibling(best, mentions, named !== undefined, pluralBefore(tokens.latin, best.top), text)
       ?? (named ? this.siblingByPiece(best, tokens) : undefined);
     // "Ta Kheng and Pong Kreal villages": a plural unit word after the name says the address names several units of its
     // level, of which only this one was found: the parent named is the answer, the unit stays in what matched.
@@ -1293,10 +1304,11 @@ export class AddressResolver {
    * When the best reading is a village, another village of its commune named by a span of its own, or, the commune
    * named, by one the reading took for a province or district though its unit word says village; when it is a commune named after
    * its unit word and its district is named (`parentNamed`), another commune of that district named after its own, or
-   * with none where the first's is a plural (`plural`: "communes Sre Kor and Kamphun"), and so for districts: that
+   * with none where the first's is a plural (`plural`: "communes Sre Kor and Kamphun"), and so for districts; the
+   * district not named, another after its own unit word joined to the first by និង or "and" (see joinedTo): that
    * sibling's mention (see aboutTheParent).
    */
-  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean, plural: boolean): Mention | undefined {
+  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean, plural: boolean, text: string): Mention | undefined {
     const depth = this.depth[best.top.u]!;
     const parent = this.parent[best.top.u]!;
     if (depth === LEVEL_DEPTH.village) {
@@ -1309,10 +1321,13 @@ export class AddressResolver {
     }
     if (depth !== LEVEL_DEPTH.commune && depth !== LEVEL_DEPTH.district) return undefined;
     const level = LEVELS[depth];
-    if (!parentNamed || best.top.hint !== level) return undefined;
-    // After a plural unit word ("two communes (Sre Kor and Kamphun)"), the names it lists need no word of their own.
+    if (best.top.hint !== level) return undefined;
+    // After a plural unit word ("two communes (Sre Kor and Kamphun)"), the names it lists need no word of their own;
+    // with the parent not named, only a name joined to the first by និង or "and", each after its unit word
+    // (ឃុំព្រែកអំបិល កោះខែល និងឃុំទឹកវិល: the district).
     return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === depth
-      && isSpelt(m) && (m.hint === level || (plural && m.hint === null)) && m.start >= 0 && !best.mentions.some((used) => overlaps(used, m)));
+      && isSpelt(m) && (m.hint === level || (plural && parentNamed && m.hint === null)) && m.start >= 0
+      && (parentNamed || joinedTo(text, best.top, m)) && !best.mentions.some((used) => overlaps(used, m)));
   }
 
   /**
@@ -2258,14 +2273,14 @@ const KHMER_TYPO_MIN = 5;
 
 /**
  * Whether words [a, b) are all the name words of one piece: after a unit word, a filler, a separator or the start,
- * and before a unit word, a separator or the end.
+ * and before a unit word, a filler, a separator or the end (none of them a filler: "Chamcar Leu in the province").
  */
 function isWholePiece(words: readonly LatinWord[], a: number, b: number): boolean {
   const before = words[a - 1];
   const after = words[b];
-  for (let k = a; k < b; k++) if (words[k]!.unit !== null) return false;
+  for (let k = a; k < b; k++) if (words[k]!.unit !== null || words[k]!.filler) return false;
   return (before === undefined || before.unit !== null || before.filler || before.segment !== words[a]!.segment)
-    && (after === undefined || after.unit !== null || after.segment !== words[b - 1]!.segment);
+    && (after === undefined || after.unit !== null || after.filler || after.segment !== words[b - 1]!.segment);
 }
 
 /**
@@ -2313,6 +2328,14 @@ function pluralAfter(words: readonly LatinWord[], m: Mention): boolean {
   if (m.latin === undefined) return false;
   const after = words[m.latin.to];
   return after !== undefined && after.segment === words[m.latin.to - 1]!.segment && PLURAL_UNIT_WORDS.has(after.word) && after.unit === m.hint;
+}
+
+/** Whether "and" or និង is between two mentions, within 30 characters (the second of a list of two or three). */
+function joinedTo(text: string, a: Mention, b: Mention): boolean {
+  const [first, second] = a.start < b.start ? [a, b] : [b, a];
+  if (first.start < 0 || second.start < first.end) return false;
+  const gap = text.slice(first.end, second.start);
+  return gap.length <= 30 && /និង|\band\b|&/i.test(gap);
 }
 
 /** Whether the unit word that gives a mention its level is an English plural right before it ("communes Sre Kor"). */

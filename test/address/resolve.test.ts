@@ -645,6 +645,15 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Sangkat Tonle Basak, Khan Chamkar Mon')!.unit.code, '120101');
   });
 
+  it('answers the district for two of its communes joined by និង or "and", each after its unit word, the district not named', () => {
+    const c = top('ឃុំព្រែកអំបិល កោះខែល និងឃុំទឹកវិល')!;
+    assert.equal(c.unit.code, '0810');
+    assert.deepEqual(c.matched.map((m) => m.code), ['081007', '081016']);
+    assert.equal(top('Sangkat Tonle Basak and Sangkat Boeng Trabaek')!.unit.code, '1201');
+    // Not joined: two pieces apart are not a list.
+    assert.equal(top('Sangkat Tonle Basak, Sangkat Boeng Trabaek')!.unit.level, 'commune');
+  });
+
   it('answers the province for two of its districts, each after its unit word, though a village of one is in the other\'s name', () => {
     // មន and Mon: a village of Samraong Tong.
     for (const q of ['ក្នុងក្រុងច្បារមន និងស្រុកសំរោងទង ខេត្តកំពង់ស្ពឺ', 'Krong Chbar Mon and Srok Samraong Tong, Kampong Speu']) {
@@ -679,6 +688,19 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(communes.matched.map((m) => m.code), ['210302', '210301', '210304', '2103']);
     // One listed unit found is no list: the rule of a plural after a name stands (the commune named).
     assert.equal(top('Ta Kheng and Pong Kreal villages, Kampong Khleang Commune')!.unit.code, '171104');
+  });
+
+  it('reads a name after "the district of" (or commune, province) as of that level, and the piece up to a filler whole', () => {
+    const c = top('the district of Chamcar Leu in the province of Kompong Cham')!;
+    assert.equal(c.unit.code, '0302');
+    assert.deepEqual(c.matched.map((m) => [m.text, m.code]), [['Chamcar Leu', '0302'], ['Kompong Cham', '03']]);
+    // "the village of" gives no level: prose names villages the gazetteer may not have (Treng Trayeoung is a commune).
+    assert.equal(top('just outside the village of Treng Trayeoung, in rural Kompong Speu province')!.unit.code, '050613');
+  });
+
+  it('reads a name by the loose key as a unit of the level its unit word says, where the key reads others', () => {
+    // Dung Ba: Doun Ba (a commune) by the loose key; villages Dang Ph'av and Tang Pou by the key.
+    assert.equal(top('Dung Ba commune')!.unit.code, '021305');
   });
 
   it('reads a name after two unit words and "of" as written for both ("the village and commune of")', () => {
