@@ -2273,12 +2273,12 @@ const KHMER_TYPO_MIN = 5;
 
 /**
  * Whether words [a, b) are all the name words of one piece: after a unit word, a filler, a separator or the start,
- * and before a unit word, a filler, a separator or the end (none of them a filler: "Chamcar Leu in the province").
+ * and before a unit word, a filler ("Chamcar Leu in the province"), a separator or the end.
  */
 function isWholePiece(words: readonly LatinWord[], a: number, b: number): boolean {
   const before = words[a - 1];
   const after = words[b];
-  for (let k = a; k < b; k++) if (words[k]!.unit !== null || words[k]!.filler) return false;
+  for (let k = a; k < b; k++) if (words[k]!.unit !== null) return false;
   return (before === undefined || before.unit !== null || before.filler || before.segment !== words[a]!.segment)
     && (after === undefined || after.unit !== null || after.filler || after.segment !== words[b - 1]!.segment);
 }

@@ -50,9 +50,12 @@ export const TYPO_UNIT_WORDS: readonly (readonly [string, Level])[] = [
   ['district', 'district'], ['districts', 'district'], ['province', 'province'], ['provinces', 'province'],
 ];
 
+/** English words one edit off a unit word that are words of their own: "villagers in Kraom village" names no villages. */
+const NOT_UNIT_WORD_TYPOS = new Set(['villager', 'villagers']);
+
 /** The English unit word (TYPO_UNIT_WORDS) a word is one edit off, or undefined. */
 export function unitWordTypo(word: string): readonly [string, Level] | undefined {
-  if (word.length < 6 || word.length > 10) return undefined;
+  if (word.length < 6 || word.length > 10 || NOT_UNIT_WORD_TYPOS.has(word)) return undefined;
   for (const entry of TYPO_UNIT_WORDS) {
     const unitWord = entry[0];
     // A first or second letter in common, and a length one off at most, before the distance is worked out.
