@@ -302,6 +302,8 @@ export class AddressResolver {
   private readonly depth: Uint8Array;
   private readonly formerParentsOf: (code: string) => readonly string[];
   private readonly khmerTypo: TypoIndex;
+  /** See soundsAbove. */
+  private readonly soundsAboveMap: Map<string, number[]>;
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose: Map<string, number[]>;
   /** Prefixes of the romanization keys and loose keys of names and aliases: a span no key starts like ends its growth. */
@@ -336,6 +338,7 @@ export class AddressResolver {
     this.latinStems = options.stems ?? stemTable(this.tables.unitWordLists);
     this.boreyNames = new BoreyNames(this.units.map((unit) => ({ km: unit.name_km, latin: unit.name_latin })), options.boreyNames);
     this.khmerTypo = this.khmerTypoIndex();
+    this.soundsAboveMap = this.soundsAbove();
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
@@ -554,7 +557,7 @@ export class AddressResolver {
       // aside (ស្រុកអន្លុងវែង: អន្លង់វែង, Anlong Veaeng), for four consonants or more.
       if (out.length === before && !budget.full()) {
         const sound = khmerSkeleton(text.slice(from, to));
-        const alike = sound.length >= 4 ? this.soundsAbove().get(sound) : undefined;
+        const alike = sound.length >= 4 ? this.soundsAboveMap.get(sound) : undefined;
         let found = -1;
         for (const u of alike ?? []) {
           if (LEVELS[this.depth[u]!] !== w.level) continue;
@@ -565,21 +568,20 @@ export class AddressResolver {
     }
   }
 
-  private soundsAboveMap: Map<string, number[]> | undefined;
-  /** Communes, districts and provinces by the consonants of their Khmer names by sound (skeletonOf), made when first asked. */
+  /**
+   * Communes, districts and provinces by the consonants of their Khmer names by sound (skeletonOf), made at start (made
+   * on first use, it held that request for about 12 ms).
+   */
   private soundsAbove(): Map<string, number[]> {
-    if (!this.soundsAboveMap) {
-      const map = new Map<string, number[]>();
-      for (let u = 0; u < this.units.length; u++) {
-        if (this.depth[u]! >= LEVEL_DEPTH.village) continue;
-        const sound = this.skeletonOf(u);
-        const list = map.get(sound);
-        if (list) list.push(u);
-        else map.set(sound, [u]);
-      }
-      this.soundsAboveMap = map;
+    const map = new Map<string, number[]>();
+    for (let u = 0; u < this.units.length; u++) {
+      if (this.depth[u]! >= LEVEL_DEPTH.village) continue;
+      const sound = this.skeletonOf(u);
+      const list = map.get(sound);
+      if (list) list.push(u);
+      else map.set(sound, [u]);
     }
-    return this.soundsAboveMap;
+    return map;
   }
 
   private hasLevel(units: readonly number[] | undefined, level: Level): boolean {
