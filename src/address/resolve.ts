@@ -1181,7 +1181,7 @@ export class AddressResolver {
       ?? (named ? this.siblingByPiece(best, tokens) : undefined);
     // "Ta Kheng and Pong Kreal villages": a plural unit word after the name says the address names several units of its
     // level, of which only this one was found: the parent named is the answer, the unit stays in what matched.
-    if (!other && named && pluralAfter(tokens.latin, best.top)) {
+    if (!other && named && (pluralAfter(tokens.latin, best.top) || this.anotherVillageWord(best.top, tokens, text))) {
       return [{ top: named, mentions: best.mentions, former: best.former, postal: best.postal, score: best.score, tied: undefined }, ...readings];
     }
     if (!other) {
@@ -1356,6 +1356,23 @@ export class AddressResolver {
   }
 
   /**
+   * Whether, the best reading a village after its unit word, another village's unit word follows និង or "and" near it
+   * (ភូមិដើមថ្កូវនិងភូមិសុខសាន្ត សង្កាត់កោះរ៉ុង, "Phum A and Phum B, Sangkat C"): the address names two villages, the
+   * other unknown, so the commune named is the answer (as for a plural unit word after the name).
+   */
+  private anotherVillageWord(top: Mention, tokens: ReturnType<typeof tokenise>, text: string): boolean {
+    if (top.hint !== 'village' || this.depth[top.u] !== VILLAGE_DEPTH || top.start < 0) return false;
+    const listed = (start: number, end: number) => end < top.start - 1 || start > top.end
+      ? Math.abs(start - top.end) <= 40 || Math.abs(top.start - end) <= 40 ? /(?:និង|\band|&)\s*$/i.test(text.slice(Math.max(0, start - 6), start)) : false
+      : false;
+    for (const run of tokens.khmer) {
+      for (const w of run.unitWords) if (w.level === 'village' && listed(run.offsets[w.start]!, run.ends[w.end - 1]!)) return true;
+    }
+    for (const w of tokens.latin) if (w.unit === 'village' && !PLURAL_UNIT_WORDS.has(w.word) && listed(w.start, w.end)) return true;
+    return false;
+  }
+
+  /**
    * An English plural unit word (villages, communes, districts), and two or more units of that level named by spans of
    * their own as spelt, children of the unit of the level above that the best reading is in: a reading of that unit,
    * with them ("Mesang, Kampong Trabaek and Baphnom Districts of Prey Veng Province"; "3 communes such as Chey Chouk,
@@ -1376,7 +1393,9 @@ export class AddressResolver {
     const level = LEVELS[depth];
     const listed: Mention[] = [];
     for (const m of mentions) {
-      if (this.depth[m.u] !== depth || this.parent[m.u] !== parent || !isSpelt(m) || m.start < 0 || (m.hint !== null && m.hint !== level)) continue;
+      // As spelt, or misspelt where the plural after it says its level ("Srekor and Kbal Romea communes").
+      if (this.depth[m.u] !== depth || this.parent[m.u] !== parent || m.start < 0 || (m.hint !== null && m.hint !== level)) continue;
+      if (!isSpelt(m) && !(m.how === 'typo' && m.hint === level)) continue;
       if (!listed.some((l) => l.u === m.u || overlaps(l, m)) && !kept.some((k) => overlaps(k, m))) listed.push(m);
     }
     if (listed.length < 2) return undefined;

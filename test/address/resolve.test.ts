@@ -708,6 +708,22 @@ describe('address resolver: warnings', () => {
     assert.equal(top('commune of Sre Chis, O’Krieng Senchey')!.unit.code, '100705');
   });
 
+  it('answers the commune named for a village joined by និង or "and" to another village\'s unit word, the other unknown', () => {
+    for (const q of ['ភូមិដើមថ្កូវនិងភូមិសុខសាន្ត សង្កាត់កោះរ៉ុង ក្រុងកោះរ៉ុង', 'Phum Daeum Thkov and Phum Sok San, Sangkat Koh Rong']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '180501', q);
+      assert.ok(c.matched.some((m) => m.code === '18050101'), q);
+    }
+    // One village: the village.
+    assert.equal(top('ភូមិដើមថ្កូវ សង្កាត់កោះរ៉ុង')!.unit.code, '18050101');
+  });
+
+  it('lists a misspelt unit a plural unit word after it gives its level', () => {
+    const c = top('Stung Treng province’s Srekor and Kbal Romea communes')!;
+    assert.equal(c.unit.code, '1901');
+    assert.deepEqual(c.matched.map((m) => [m.code, m.how]), [['19', 'exact'], ['190106', 'variant'], ['190102', 'typo']]);
+  });
+
   it('answers the district for communes a plural unit word before them lists', () => {
     const c = top('two communes (Sre Kor and Kamphun) in Sesan District, Stung Treng Province')!;
     assert.equal(c.unit.code, '1901');
