@@ -45,8 +45,15 @@ class PrivatePostgres {
   }
 }
 
+/** What the server printed, for a request that fails (a CI run once saw "fetch failed" before the outage began). */
+let serverOutput = () => '';
 const get = async (url: string, key?: string) => {
-  const response = await fetch(url, { headers: key ? { 'x-api-key': key } : {} });
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: key ? { 'x-api-key': key } : {} });
+  } catch (error) {
+    throw new Error(`GET ${url}: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})\nserver output:\n${serverOutput()}`, { cause: error });
+  }
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { error?: { code: string } } };
 };
 
@@ -69,6 +76,7 @@ describe('PostgreSQL outage while serving', { skip: !existsSync(PG_ROOT) && 'Pos
     const { key: unseen } = await createKey(store, { plan: 'roomy' });
     await store.close();
     server = await startServer({ DATABASE_URL: pg.url, USAGE_FLUSH_MS: '200', KEY_CACHE_TTL_MS: '600000' });
+    serverOutput = server.output;
 
     for (let i = 0; i < 20; i++) assert.equal((await get(`${server.url}/v1/provinces`, known)).status, 200);
     pg.stop();
