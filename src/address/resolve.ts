@@ -1362,9 +1362,12 @@ export class AddressResolver {
    */
   private anotherVillageWord(top: Mention, tokens: ReturnType<typeof tokenise>, text: string): boolean {
     if (top.hint !== 'village' || this.depth[top.u] !== VILLAGE_DEPTH || top.start < 0) return false;
-    const listed = (start: number, end: number) => end < top.start - 1 || start > top.end
-      ? Math.abs(start - top.end) <= 40 || Math.abs(top.start - end) <= 40 ? /(?:និង|\band|&)\s*$/i.test(text.slice(Math.max(0, start - 6), start)) : false
-      : false;
+    // Another unit word (not the one right before the village's name), within 40 characters of it, after និង or "and".
+    const listed = (start: number, end: number) => {
+      const other = end < top.start - 1 || start > top.end;
+      const near = start - top.end <= 40 && top.start - end <= 40;
+      return other && near && AND_BEFORE.test(text.slice(Math.max(0, start - 6), start));
+    };
     for (const run of tokens.khmer) {
       for (const w of run.unitWords) if (w.level === 'village' && listed(run.offsets[w.start]!, run.ends[w.end - 1]!)) return true;
     }
@@ -2274,6 +2277,9 @@ function latinOther(words: readonly LatinWord[], a: number, input: string): Leve
   if (!first?.unit || first.unit === before.unit || first.segment !== before.segment) return null;
   return JOINED.test(input.slice(first.end, before.start)) ? first.unit : null;
 }
+
+/** និង, "and" or an ampersand ending a text, spaces after it aside. */
+const AND_BEFORE = /(?:និង|\band|&)\s*$/i;
 
 /** What joins two unit words written for one name: a hyphen, a slash, an ampersand, "and" or និង. */
 const JOINED = /^\s*(?:[-/&]|and|និង)\s*$/i;
