@@ -25,7 +25,7 @@ import { type AddressParts, BoreyNames, findParts, type SavedBoreyNames } from '
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readAddressSnapshot } from './snapshot.js';
 import type { UnitTables } from './unit-tables.js';
-import { type KhmerRun, type LatinWord, tokenise } from './tokens.js';
+import { type KhmerRun, khmerUnitType, type LatinWord, latinUnitType, type Tokens, tokenise } from './tokens.js';
 import { flat } from '../lib/flat.js';
 
 /** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
@@ -457,7 +457,7 @@ export class AddressResolver {
 
     const completable = completionCap(tokens);
     const readings = this.aboutTheParent(this.complete(this.readings(mentions, postal, limit, completable), tokens, limit, completable, mentions), mentions, tokens, text);
-    this.orderTies(readings, text, limit);
+    this.orderTies(readings, text, limit, tokens);
     const totalChars = nameChars(tokens.khmer, tokens.latin);
     // Best first, and so never more confident than the candidate before (the ranking decides the order: a confidence
     // above the one before is brought down to it).
@@ -490,7 +490,10 @@ export class AddressResolver {
     }
     /** Spans [i, j) after a unit word that some spelling explained whole as a unit of its level (i * SPAN_KEY + j). */
     let foundWhole: Set<number> | undefined;
+    const facility = run.unitWords.length > 0 ? facilityNames(text, isBoundary, run.unitWords) : undefined;
     for (const i of starts) {
+      // A place a facility is named after (អាងទឹកទំនប់កណ្តែក, a reservoir), where a unit word names a unit: not the place.
+      if (facility?.[i]) continue;
       const limit = Math.min(text.length, i + MAX_KHMER_SPAN);
       // The span's hash, extended as the span grows (PrefixSet): no text is made for a span that names nothing.
       let hash = PrefixSet.START;
@@ -1214,11 +1217,20 @@ export class AddressResolver {
    * Sai Kho"): the unit whose name is spelt nearest the span, letter for letter, first; the order otherwise kept. Only
    * the order changes: they stay namesakes (AMBIGUOUS).
    */
-  private orderTies(readings: Reading[], text: string, limit: number): void {
+  private orderTies(readings: Reading[], text: string, limit: number, tokens: Tokens): void {
     for (let i = 0; i < Math.min(limit, readings.length);) {
       const first = readings[i]!;
       let j = i + 1;
       while (j < readings.length && readings[j]!.score === first.score && readings[j]!.top.start === first.top.start && readings[j]!.top.end === first.top.end) j++;
+      // Namesakes the unit words' types tell apart (សង្កាត់សំរោង ក្រុងសំរោង: the sangkat of the krong, not the khum of the
+      // srok): the reading whose units have the types written first. Types change in reforms, so only among ties.
+      if (j - i > 1) {
+        const run = readings.slice(i, j).map((r, k) => ({ r, k, agree: this.typesWritten(r, tokens) }));
+        if (run.some((x) => x.agree !== run[0]!.agree)) {
+          run.sort((a, b) => b.agree - a.agree || a.k - b.k);
+          for (let k = 0; k < run.length; k++) readings[i + k] = run[k]!.r;
+        }
+      }
       // Names spelt exactly as typed are all as near: only a variant or typo reading can be nearer for one of them.
       if (j - i > 1 && first.top.latin !== undefined && first.top.start >= 0 && (first.top.how === 'variant' || first.top.how === 'typo')) {
         const typed = text.slice(first.top.start, first.top.end).toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -1233,6 +1245,32 @@ export class AddressResolver {
       }
       i = j;
     }
+  }
+
+  /**
+   * How far a reading's districts and communes have the types their unit words say (ក្រុង, ស្រុក, ខណ្ឌ; សង្កាត់, ឃុំ; Krong,
+   * Srok, Khan, Sangkat, Khum): one for each that has, minus one for each that has another; words of no type (district,
+   * commune) or of another level count for nothing.
+   */
+  private typesWritten(reading: Reading, tokens: Tokens): number {
+    let agree = 0;
+    for (const m of reading.mentions) {
+      const level = LEVELS[this.depth[m.u]!]!;
+      if (level !== 'district' && level !== 'commune') continue;
+      let written: string | undefined;
+      if (m.khmer !== undefined) {
+        const run = tokens.khmer[m.khmer.run]!;
+        const w = run.unitWords.find((x) => x.end === m.khmer!.from && x.level === level);
+        if (w) written = khmerUnitType(run.text.slice(w.start, w.end));
+      } else if (m.latin !== undefined) {
+        const before = tokens.latin[m.latin.from - 1];
+        const after = tokens.latin[m.latin.to];
+        const w = before?.unit === level ? before : after?.unit === level ? after : undefined;
+        if (w) written = latinUnitType(w.word);
+      }
+      if (written !== undefined) agree += written === this.units[m.u]!.unit_type_km ? 1 : -1;
+    }
+    return agree;
   }
 
   /**
@@ -2453,6 +2491,31 @@ const LOOSE_TYPO_MIN = 6;
 
 /** Words a number may follow (Ti Muoy, Lekh 3, Pram Pir): a span ending in one may still grow into a name. */
 const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
+
+/**
+ * Khmer words before a name that make it a facility's (អាងទឹក reservoir, វិទ្យាល័យ high school, មន្ទីរពេទ្យ hospital, ...):
+ * none is in a unit's Khmer name or alias (a test keeps it so). Normalised as a Khmer run is (coeng-ta).
+ */
+export const FACILITY_BEFORE_KM: readonly string[] = ['អាងទឹក', 'វិទ្យាល័យ', 'មន្ទីរពេទ្យ', 'មណ្ឌលសុខភាព', 'បឋមសិក្សា', 'សណ្ឋាគារ',
+  'ភោជនីយដ្ឋាន', 'ធនាគារ', 'ច្រកព្រំដែន', 'ព្រលានយន្តហោះ', 'ការិយាល័យ', 'មជ្ឈមណ្ឌល'];
+
+/**
+ * The characters of a Khmer run that follow a facility word (FACILITY_BEFORE_KM) up to the next unit word: the facility's
+ * own name, where no span starts. A few searches of a run of at most MAX_ADDRESS_LENGTH characters.
+ */
+function facilityNames(text: string, isBoundary: Uint8Array, unitWords: KhmerRun['unitWords']): Uint8Array | undefined {
+  let marks: Uint8Array | undefined;
+  for (const word of FACILITY_BEFORE_KM) {
+    for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+      if (!isBoundary[at]) continue;
+      let to = text.length;
+      for (const w of unitWords) if (w.start >= at + word.length && w.start < to) to = w.start;
+      marks ??= new Uint8Array(text.length + 1);
+      marks.fill(1, at + word.length, to);
+    }
+  }
+  return marks;
+}
 
 /** Words after a name that make it a facility's (no unit's Latin name has one; a test keeps it so). */
 export const FACILITY_AFTER: ReadonlySet<string> = new Set(['school', 'college', 'university', 'pagoda', 'market', 'sez', 'hospital', 'clinic',

@@ -28,6 +28,25 @@ const KHMER_ABBREVIATIONS: Record<string, Level> = {
   'ភ': 'village', 'ឃ': 'commune', 'ស': 'commune', 'ស្រ': 'district', 'ខ': 'district', 'ក': 'district',
 };
 
+/** The unit type (as the gazetteer writes it in Khmer) a Khmer unit word of a district or commune says, if it says one. */
+export function khmerUnitType(word: string): string | undefined {
+  return KHMER_TYPES.get(word);
+}
+const KHMER_TYPES = new Map<string, string>(Object.entries({
+  'ស្រុក': 'ស្រុក', 'ស្រ': 'ស្រុក', 'ខណ្ឌ': 'ខណ្ឌ', 'ខ័ណ្ឌ': 'ខណ្ឌ', 'ខណ្ណ': 'ខណ្ឌ', 'ខណ្ខ': 'ខណ្ឌ', 'ខ': 'ខណ្ឌ', 'ក្រុង': 'ក្រុង', 'ក': 'ក្រុង',
+  'សង្កាត់': 'សង្កាត់', 'សង្កាត': 'សង្កាត់', 'ឃុំ': 'ឃុំ', 'ឃំុ': 'ឃុំ', 'ឃ': 'ឃុំ',
+}));
+
+/** The same for a Latin unit word (folded): Krong, Srok, Khan, Sangkat, Khum and their spellings. */
+export function latinUnitType(word: string): string | undefined {
+  return LATIN_TYPES.get(word);
+}
+const LATIN_TYPES = new Map<string, string>(Object.entries({
+  krong: 'ក្រុង', kr: 'ក្រុង', city: 'ក្រុង', municipality: 'ក្រុង', town: 'ក្រុង', srok: 'ស្រុក', khan: 'ខណ្ឌ', kh: 'ខណ្ឌ',
+  sangkat: 'សង្កាត់', sangkath: 'សង្កាត់', sankat: 'សង្កាត់', songkat: 'សង្កាត់', sngkat: 'សង្កាត់', sk: 'សង្កាត់', quarter: 'សង្កាត់',
+  sangkats: 'សង្កាត់', khum: 'ឃុំ', khom: 'ឃុំ', khoum: 'ឃុំ',
+}));
+
 /** Latin unit words (folded), with the level they announce and whether they come before the name. */
 export const LATIN_UNIT_WORDS: Record<string, Level> = {
   phum: 'village', phoum: 'village', phoom: 'village', ph: 'village', village: 'village', vil: 'village',

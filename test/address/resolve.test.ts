@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { distinctAddresses } from '../../bench/address-inputs.js';
-import { AddressInputError, AddressResolver, type Candidate, FACILITY_AFTER, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
+import { AddressInputError, AddressResolver, type Candidate, FACILITY_AFTER, FACILITY_BEFORE_KM, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
 import { LATIN_FILLER, TYPO_UNIT_WORDS, unitWordTypo } from '../../src/address/tokens.js';
 import { editDistance } from '../../src/search/typo.js';
 import { foldWords } from '../../src/search/latin.js';
@@ -113,6 +113,46 @@ describe('address resolver: facilities named after a place', () => {
     assert.deepEqual(c.unmatched, ['Prek Leap High School']);
     // With no unit word, the name is all there is to go on.
     assert.equal(top('Prek Leap High School')!.unit.code, '121002');
+  });
+
+  it('knows no unit whose Khmer name or alias has a Khmer facility word', () => {
+    // Runs are read with ្ដ as ្ត (coeng-da as coeng-ta): names are compared so too.
+    const asRead = (name: string) => name.replaceAll('\u17d2\u178a', '\u17d2\u178f');
+    const named = gazetteer().units.filter((u) => FACILITY_BEFORE_KM.some((w) => asRead(u.name_km).includes(w)));
+    assert.deepEqual(named.map((u) => u.code), []);
+    const aliases = asRead(readFileSync(new URL('../../data/aliases.csv', import.meta.url), 'utf8'));
+    assert.deepEqual(FACILITY_BEFORE_KM.filter((w) => aliases.includes(w)), []);
+  });
+
+  it('reads the name after a Khmer facility word, up to the next unit word, as nothing where a unit word names a unit', () => {
+    // A reservoir named after the village កណ្ដែក of Samraong: the sangkat is the answer, not the village.
+    const c = top('អាងទឹកទំនប់កណ្តែក សង្កាត់សំរោង ក្រុងសំរោង')!;
+    assert.equal(c.unit.code, '220404');
+    assert.deepEqual(c.unmatched, ['អាងទឹកទំនប់កណ្តែក']);
+    // Without the facility word the village is read.
+    assert.equal(top('ភូមិកណ្តែក សង្កាត់សំរោង ក្រុងសំរោង')!.unit.code, '22040408');
+    // The name stops at the next unit word: a high school of a commune, and the commune named after it.
+    assert.equal(top('វិទ្យាល័យហ៊ុនសែន ឃុំស្វាយអន្ទរ ស្រុកស្វាយអន្ទរ')!.unit.code, '141310');
+  });
+});
+
+describe('address resolver: unit types', () => {
+  it('puts first, of namesakes the input does not tell apart, the one whose units have the types written', () => {
+    // Samraong: a khum of the srok Samraong (Takeo, 210708) and a sangkat of the krong Samraong (Oddar Meanchey, 220404).
+    for (const [q, first, second] of [
+      ['Sangkat Samraong, Krong Samraong', '220404', '210708'],
+      ['សង្កាត់សំរោង ក្រុងសំរោង', '220404', '210708'],
+      ['Khum Samraong Srok Samraong', '210708', '220404'],
+      ['ឃុំសំរោង ស្រុកសំរោង', '210708', '220404'],
+    ] as const) {
+      const found = resolver().resolve(q).candidates;
+      assert.deepEqual(found.slice(0, 2).map((c) => c.unit.code), [first, second], q);
+      // Still namesakes: types change in reforms, so the warning stays.
+      assert.ok(found[0]!.warnings.some((w) => w.code === 'AMBIGUOUS'), q);
+    }
+    // Words of no type leave the order as it was.
+    const plain = resolver().resolve('Samraong commune, Samraong district').candidates.slice(0, 2).map((c) => c.unit.code);
+    assert.deepEqual([...plain].sort(), ['210708', '220404']);
   });
 });
 
