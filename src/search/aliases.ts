@@ -49,7 +49,8 @@ const INVISIBLE_REPAIRS = new Set(['nfc', 'remove-zero-width', 'collapse-spaces'
 
 /**
  * The source's spelling of every name the build repaired (data/REPAIRS.md), as an alias of the unit: a user who types
- * the defective form (សួនអំំពៅកើត, PhumThmei, Kracheh) still finds it.
+ * the defective form (សួនអំំពៅកើត, PhumThmei, Kracheh) still finds it. A child respelt as its parent (latin-parent-child)
+ * gives its source spelling to the parent as well.
  */
 export function repairAliases(gazetteer: Gazetteer): Alias[] {
   const byName = new Map<string, Set<string>>();
@@ -57,6 +58,11 @@ export function repairAliases(gazetteer: Gazetteer): Alias[] {
     if (INVISIBLE_REPAIRS.has(r.rule) || r.before.trim() === '' || !gazetteer.byCode(r.code)) continue;
     const codes = byName.get(r.before) ?? new Set<string>();
     codes.add(r.code);
+    // A child's name respelt as its parent's, the Khmer name being the same (Pteas Prey, a village of Phteah Prey): the
+    // source's spelling is one of the parent's name too.
+    const unit = gazetteer.byCode(r.code)!;
+    const parent = r.rule.startsWith('latin-parent-child:') && unit.parent_code !== null ? gazetteer.byCode(unit.parent_code) : undefined;
+    if (parent && parent.name_km === unit.name_km) codes.add(parent.code);
     byName.set(r.before, codes);
   }
   return [...byName].map(([alias, codes]) => ({ alias, codes: [...codes].sort(), source: 'repair', note: 'source spelling before a repair' }))

@@ -43,6 +43,9 @@ describe('name repairs', () => {
     assert.ok(found('Phum Dab Muoy').includes('03020209'));
     assert.ok(found('PhumThmei').includes('03030904'));
     assert.ok(found('Preaek Phnov').includes('121101')); // the child's own spelling, now "Praek Pnov" like its khan
+    // A child respelt as its parent of the same Khmer name gives the parent its source spelling too: Pteas Prey, the
+    // village 15050411's, is the sangkat Phteah Prey's (ផ្ទះព្រៃ) as well.
+    assert.deepEqual(['150504', '15050411'].map((code) => found('Pteas Prey').includes(code)), [true, true]);
     assert.equal(unit('1209').name_latin, 'Pur Sen Chey');
     assert.equal(unit('12060707').name_latin, 'Preaek Ta Long Pir'); // source: "Preaek Ta Long II"
     assert.equal(unit('10').name_latin, 'Kratie');
