@@ -1536,7 +1536,7 @@ export class AddressResolver {
             continue;
           }
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
-            piece.khmer, piece.latin);
+            piece.khmer, piece.latin, piece.twice);
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
           next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
             score: reading.score + 0.01 * depth + m.weight - 0.01 * depthAfter, tied: undefined });
@@ -1589,7 +1589,19 @@ export class AddressResolver {
   /** Pieces of the input a reading leaves unexplained: Khmer between unit words, Latin word groups within a part. */
   private pieces(reading: Reading, tokens: ReturnType<typeof tokenise>) {
     const out: { text: string; start: number; end: number; hint: Level | null; chars: number;
-      khmer?: { run: number; from: number; to: number }; latin?: { from: number; to: number } }[] = [];
+      khmer?: { run: number; from: number; to: number }; latin?: { from: number; to: number }; twice?: boolean }[] = [];
+    // A commune's name written once for the village too (ភូមិ-ឃុំចំការហ្លួង, ភូមិ និងឃុំ...), where no village of it is
+    // spelt so (its village is ចំការហ្លូង): the name is a piece for a village as well.
+    const top = reading.top;
+    if (top.twice && top.khmer !== undefined && this.depth[top.u] === LEVEL_DEPTH.commune
+      && !reading.mentions.some((m) => m !== top && m.start === top.start && m.end === top.end)) {
+      const { run: r, from, to } = top.khmer;
+      const run = tokens.khmer[r]!;
+      const word = run.unitWords.find((w) => w.end === from && w.level === 'commune');
+      if (word && run.unitWords.some((w) => w.end === word.start && w.level === 'village')) {
+        out.push({ text: run.text.slice(from, to), start: top.start, end: top.end, hint: 'village', chars: to - from, khmer: top.khmer, latin: undefined, twice: true });
+      }
+    }
     tokens.khmer.forEach((run, r) => {
       const mark = new Uint8Array(run.text.length);
       for (const w of run.unitWords) mark.fill(2, w.start, w.end);

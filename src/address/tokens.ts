@@ -135,7 +135,7 @@ function isWordChar(text: string, j: number): boolean {
   return !isKhmer(c) && /[\p{L}\p{N}\p{M}’]/u.test(text[j]!);
 }
 /** Inside a Khmer name these mean nothing (as in search/khmer.ts). */
-const KHMER_SKIP = new Set([' ', '\t', '"', '\'', '«', '»', '‹', '›', '(', ')', '[', ']', '-', '.', '/', ':', '`', '\u00a0']);
+const KHMER_SKIP = new Set([' ', '\t', '"', '\'', '«', '»', '‹', '›', '(', ')', '[', ']', '-', '.', '/', ':', '`', '\u00a0', '_', '~']);
 
 /** Tokenises the working text, skipping the parts' spans. */
 export function tokenise(text: string, skip: readonly Span[]): Tokens {
@@ -290,6 +290,8 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
     }
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
+    // ឬ ("or") typed for ឫ in ឫស្សី and ឫទ្ធិ (see search/khmer.ts).
+    else if (c === 0x17ac && (text.startsWith('ស្សី', i + 1) || text.startsWith('ទ្ធិ', i + 1))) norm += 'ឫ';
     // Split vowels typed as two signs: េ + ី for ើ, េ + ា for ោ (they look the same).
     else if ((c === 0x17b8 || c === 0x17b6) && norm.endsWith('\u17c1')) {
       norm = norm.slice(0, -1) + (c === 0x17b8 ? '\u17be' : '\u17c4');

@@ -4,7 +4,7 @@ import { asciiDigits } from './latin.js';
 const ZERO_WIDTH = /[\u200B-\u200D\uFEFF]/g;
 const COENG_DA = /\u17D2\u178A/g; // ្ដ, written interchangeably with ្ត
 /** Spaces and punctuation carry no meaning in a Khmer name: ទី ១ = ទី១, ទី៦ «ក» = ទី៦ក. */
-const NOT_MEANINGFUL = /[\s"'«»‹›()[\]\-.,/;:`]/g;
+const NOT_MEANINGFUL = /[\s"'«»‹›()[\]\-.,/;:`_~]/g;
 const KHMER_UNIT_WORDS = ['រាជធានី', 'ខេត្ត', 'ស្រុក', 'ខណ្ឌ', 'ក្រុង', 'ឃុំ', 'សង្កាត់', 'ភូមិ'];
 /** ទី (ordinal) or លេខ (number) before a number: ភូមិទី១ = ភូមិលេខ១ = ភូមិ ១. */
 const ORDINAL_BEFORE_DIGIT = /(?:ទី|លេខ)(?=\d)/g;
@@ -30,6 +30,12 @@ export const INDEPENDENT_VOWELS: ReadonlyMap<string, string> = new Map([
 const INDEPENDENT_VOWEL = /[ឥឦឧឩឯឰឱឳ]/g;
 
 /**
+ * ឬ ("or") typed for the letter ឫ in ឫស្សី (bamboo) and ឫទ្ធិ (power), as the data build repairs in names
+ * (scripts/data/names.ts, khmer-ry): read as ឫ.
+ */
+export const RY_TYPED_FOR_RY = /ឬ(?=ស្សី|ទ្ធិ)/g;
+
+/**
  * Coeng ro (្រ) typed before another subscript of its cluster: Unicode's order puts it last (ស្ត្រី, typed ស្រ្តី; the
  * NCDD's ចន្រ្ទា for ចន្ទ្រា; five names of the gazetteer are written so). One order for matching.
  */
@@ -51,13 +57,14 @@ export function hasKhmer(text: string): boolean {
 }
 
 /**
- * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, coeng-ta for coeng-da, coeng ro last, ំ for
+ * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, ឫ for ឬ in ឫស្សី and ឫទ្ធិ, coeng-ta for coeng-da, coeng ro last, ំ for
  * ម្ before a labial, independent vowels
  * as អ and a vowel, no spaces, no register signs or ៍, no ខាង before a direction, no ទី or លេខ before a number, no
  * zeros leading a number.
  */
 export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
+    .replace(RY_TYPED_FOR_RY, 'ឫ')
     .replace(COENG_DA, '\u17D2\u178F')
     .replace(COENG_RO_FIRST, '$1\u17D2\u179A')
     .replace(MO_BEFORE_LABIAL, '\u17C6')

@@ -136,6 +136,30 @@ describe('address resolver: facilities named after a place', () => {
   });
 });
 
+describe('address resolver: Khmer as corpora and typists write it', () => {
+  it('reads a word segmenter\'s marks (_ and ~) between Khmer words as nothing', () => {
+    assert.equal(top('ឃុំ កន្ទួត ស្រុក ស្វាយ_លើ')!.unit.code, '171302');
+    assert.equal(top('ឃុំ~កន្ទួត ស្រុក~ស្វាយ~លើ')!.unit.code, '171302');
+  });
+
+  it('reads ឬ typed for ឫ in ឫស្សី, even where the name holds a unit word (Ruessei Srok Khang Lech)', () => {
+    const c = top('ឃុំឬស្សីស្រុកខាងលិច ស្រុកកំពង់ត្រាច ខេត្តកំពត')!;
+    assert.equal(c.unit.code, '070614');
+    assert.deepEqual(c.unmatched, []);
+  });
+
+  it('reads a commune\'s name written once for the village too (ភូមិ-ឃុំ) as the village a sign apart', () => {
+    // The village of Chamkar Luong (ចំការហ្លួង, 180401) is spelt ចំការហ្លូង (18040101).
+    for (const q of ['ភូមិ-ឃុំចំការហ្លួង ស្រុកកំពង់សីលា ខេត្តព្រះសីហនុ', 'ភូមិ និងឃុំចំការហ្លួង ស្រុកកំពង់សីលា']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '18040101', q);
+      assert.deepEqual(c.matched.map((m) => [m.code, m.how]).slice(0, 2), [['18040101', 'typo'], ['180401', 'exact']], q);
+    }
+    // Without the village's unit word the commune is the answer.
+    assert.equal(top('ឃុំចំការហ្លួង ស្រុកកំពង់សីលា')!.unit.code, '180401');
+  });
+});
+
 describe('address resolver: unit types', () => {
   it('puts first, of namesakes the input does not tell apart, the one whose units have the types written', () => {
     // Samraong: a khum of the srok Samraong (Takeo, 210708) and a sangkat of the krong Samraong (Oddar Meanchey, 220404).

@@ -9,6 +9,15 @@ describe('Khmer normalisation', () => {
     assert.equal(normaliseKhmer('ដង\u200Bរ៉ែក'), normaliseKhmer('ដងរ៉ែក'));
     assert.equal(normaliseKhmer('ទី៦ «ក»'), '6ក');
     assert.equal(normaliseKhmer('ភូមិ ១២'), 'ភូមិ12');
+    // A word segmenter's marks between words (ស្វាយ_លើ, as Khmer text corpora write it).
+    assert.equal(normaliseKhmer('ស្វាយ_លើ'), 'ស្វាយលើ');
+    assert.equal(normaliseKhmer('ស្វាយ~លើ'), 'ស្វាយលើ');
+  });
+
+  it('reads ឬ ("or") typed for the letter ឫ in ឫស្សី and ឫទ្ធិ as ឫ, and leaves the word "or" alone', () => {
+    assert.equal(normaliseKhmer('ឬស្សីកែវ'), normaliseKhmer('ឫស្សីកែវ'));
+    assert.equal(normaliseKhmer('ឬទ្ធិ'), 'ឫទ្ធិ');
+    assert.equal(normaliseKhmer('ក ឬ ខ'), 'កឬខ');
   });
 
   it('puts coeng ro after the other subscript of its cluster, as Unicode orders them: ស្រ្តី = ស្ត្រី', () => {
