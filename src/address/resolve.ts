@@ -1492,6 +1492,31 @@ export class AddressResolver {
   }
 
   /**
+   * For a reading whose top is a Latin name that its unit word says is of a higher level (Trabek of "Trabek district",
+   * read as the commune Trabaek), under a parent named at the level above the word's (Prey Veng): that parent's one
+   * child of the word's level whose name begins or ends with the name (childByPart: Kampong Trabaek), as a reading of
+   * its own, the mention read instead of the top's; none where a unit of the word's level in that province is spelt so.
+   */
+  private childOfTheWordsLevel(reading: Reading, tokens: ReturnType<typeof tokenise>, mentions: readonly Mention[]): Reading | undefined {
+    const top = reading.top;
+    const level = top.hint!;
+    const latin = top.latin;
+    if (latin === undefined || level === 'province' || level === 'village') return undefined;
+    const parent = this.ancestorAt(top.u, LEVEL_DEPTH[level] - 1);
+    if (!reading.mentions.some((m) => m.u === parent)) return undefined;
+    const province = this.ancestorAt(parent, 0);
+    for (const m of mentions) {
+      if (m.start === top.start && m.end === top.end && LEVELS[this.depth[m.u]!] === level && this.ancestorAt(m.u, 0) === province) return undefined;
+    }
+    const words = tokens.latin.slice(latin.from, latin.to).map((w) => w.word);
+    const child = this.childByPart(parent, normaliseNumbers(words).join(' '));
+    if (child < 0 || this.isAncestor(child, top.u)) return undefined;
+    const m = this.mention(child, top.start, top.end, 'typo', level, top.chars, top.chars, undefined, latin);
+    return { top: m, mentions: [m, ...reading.mentions.filter((x) => x !== top)], former: reading.former, postal: reading.postal,
+      score: reading.score - top.weight + m.weight, tied: undefined };
+  }
+
+  /**
    * Completes the best readings down the hierarchy: a piece of the input nothing explained that is a near spelling of
    * a child of the reading's unit (a commune's village, a district's commune) names that child. Only the children of a
    * few readings are compared (tens of names), never all units. Catches what the index's spelling rules do not: Khmer
@@ -1514,6 +1539,12 @@ export class AddressResolver {
         // pieces (a child named by the longest, then, in the first round and above a commune, a grandchild by the next).
         const depth = LEVEL_DEPTH[top.level];
         if (reading.score + completionCapAt(completable, depth) < floor) continue;
+        // A name its unit word says is of a higher level than the unit read, under a parent named: that parent's child of
+        // the word's level by part of its name, where no unit of that level is spelt so ("Trabek district, Prey Veng").
+        if (round === 0 && reading.top.hint !== null && LEVEL_DEPTH[reading.top.hint] < depth) {
+          const above = this.childOfTheWordsLevel(reading, tokens, mentions);
+          if (above) next.push(above);
+        }
         const pieces = this.pieces(reading, tokens);
         if (reading.score + completionGain(pieces, round === 0 && depth < LEVEL_DEPTH.commune ? 2 : 1) < floor) continue;
         for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {

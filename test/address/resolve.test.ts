@@ -743,6 +743,16 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(top('Yeay, Phnom Sruoch')!.matched.map((m) => m.code), ['0506']);
   });
 
+  it('reads a name its unit word says is a district as the named province\'s district by part, where communes have it whole', () => {
+    // Trabaek is a commune and villages of Prey Veng; "Trabek district" is Kampong Trabaek.
+    const c = top('Trabek district, Prey Veng province')!;
+    assert.equal(c.unit.code, '1403');
+    assert.deepEqual(c.matched.map((m) => [m.code, m.how]), [['1403', 'typo'], ['14', 'exact']]);
+    // With the commune's unit word, the commune; with no parent named, nothing to read the part under.
+    assert.equal(top('Trabaek commune, Prey Veng')!.unit.code, '140208');
+    assert.notEqual(top('Trabek district')!.unit.code, '1403');
+  });
+
   it('answers the parent of the units of one level a plural unit word lists, wherever it stands', () => {
     const districts = top('Mesang, Kampong Trabaek and Baphnom Districts of Prey Veng Province')!;
     assert.equal(districts.unit.code, '14');
