@@ -1439,6 +1439,24 @@ export class AddressResolver {
       if (!isSpelt(m) && !(m.how === 'typo' && m.hint === level)) continue;
       if (!listed.some((l) => l.u === m.u || overlaps(l, m)) && !kept.some((k) => overlaps(k, m))) listed.push(m);
     }
+    // Units of that level in other parents of one grandparent the best reading names: the grandparent ("the Stung Treng
+    // communes of Preah Rumkel, Anlong Chrey and Anlong Phe", of two districts).
+    if (depth >= 2 && listed.length >= 1) {
+      const grand = this.ancestorAt(parent, depth - 2);
+      const named = best.mentions.find((m) => m.u === grand);
+      const others: Mention[] = [];
+      for (const m of named ? mentions : []) {
+        if (this.depth[m.u] !== depth || this.parent[m.u] === parent || this.ancestorAt(m.u, depth - 2) !== grand || m.start < 0 || (m.hint !== null && m.hint !== level)) continue;
+        if (!isSpelt(m) && !(m.how === 'typo' && m.hint === level)) continue;
+        if (![...listed, ...others].some((l) => l.u === m.u || overlaps(l, m)) && !kept.some((k) => overlaps(k, m))) others.push(m);
+      }
+      if (named && others.length > 0) {
+        const above = best.mentions.filter((m) => m.u === grand || this.isAncestor(m.u, grand));
+        let score = 0;
+        for (const m of [...listed, ...others, ...above]) score += m.weight;
+        return { top: named, mentions: [...listed, ...others, ...above], former: best.former, postal: best.postal, score, tied: undefined };
+      }
+    }
     if (listed.length < 2) return undefined;
     const top = kept.find((m) => m.u === parent)
       ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };

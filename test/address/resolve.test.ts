@@ -753,6 +753,15 @@ describe('address resolver: warnings', () => {
     assert.notEqual(top('Trabek district')!.unit.code, '1403');
   });
 
+  it('answers the grandparent named where a plural unit word lists units of two of its children', () => {
+    // Anlong Chrey and Anlong Phe are communes of Thala Barivat, Preah Rumkel one of Borei Ou Svay Senchey.
+    const c = top('Stung Treng communes of Anlong Chrey, Anlong Phe and Preah Rumkel')!;
+    assert.equal(c.unit.code, '19');
+    assert.deepEqual(c.matched.map((m) => m.code), ['19', '190505', '190501', '190603']);
+    // All of one district: the district.
+    assert.equal(top('Stung Treng communes of Anlong Chrey and Anlong Phe')!.unit.code, '1905');
+  });
+
   it('answers the parent of the units of one level a plural unit word lists, wherever it stands', () => {
     const districts = top('Mesang, Kampong Trabaek and Baphnom Districts of Prey Veng Province')!;
     assert.equal(districts.unit.code, '14');
