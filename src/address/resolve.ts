@@ -2560,15 +2560,21 @@ const NUMBER_LEAD = new Set(['ti', 'ty', 'lekh', 'no', 'pram', 'bram']);
 export const FACILITY_BEFORE_KM: readonly string[] = ['អាងទឹក', 'វិទ្យាល័យ', 'មន្ទីរពេទ្យ', 'មណ្ឌលសុខភាព', 'បឋមសិក្សា', 'សណ្ឋាគារ',
   'ភោជនីយដ្ឋាន', 'ធនាគារ', 'ច្រកព្រំដែន', 'ព្រលានយន្តហោះ', 'ការិយាល័យ', 'មជ្ឈមណ្ឌល'];
 
+/** វត្ត, a pagoda: before a name not after a unit word, the pagoda's name (វត្តតាមាន់សែនជ័យ ភូមិតាហាំ: Ta Ham village). */
+const PAGODA = 'វត្ត';
+
 /**
  * The characters of a Khmer run that follow a facility word (FACILITY_BEFORE_KM) up to the next unit word: the facility's
  * own name, where no span starts. A few searches of a run of at most MAX_ADDRESS_LENGTH characters.
  */
 function facilityNames(text: string, isBoundary: Uint8Array, unitWords: KhmerRun['unitWords']): Uint8Array | undefined {
   let marks: Uint8Array | undefined;
-  for (const word of FACILITY_BEFORE_KM) {
+  for (const word of [...FACILITY_BEFORE_KM, PAGODA]) {
     for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
       if (!isBoundary[at]) continue;
+      // វត្ត begins names too (វត្តភ្នំ, វត្តកណ្តាល): after a unit word it is the name's, and a name that begins with it
+      // is still read (only what follows it is the pagoda's).
+      if (word === PAGODA && unitWords.some((w) => w.end === at)) continue;
       let to = text.length;
       for (const w of unitWords) if (w.start >= at + word.length && w.start < to) to = w.start;
       marks ??= new Uint8Array(text.length + 1);
@@ -2581,7 +2587,9 @@ function facilityNames(text: string, isBoundary: Uint8Array, unitWords: KhmerRun
 /** Words after a name that make it a facility's (no unit's Latin name has one; a test keeps it so). */
 export const FACILITY_AFTER: ReadonlySet<string> = new Set(['school', 'college', 'university', 'pagoda', 'market', 'sez', 'hospital', 'clinic',
   'hotel', 'resort', 'primary', 'secondary', 'high', 'health', 'church', 'mosque', 'temple', 'factory', 'station', 'guesthouse', 'border',
-  'checkpoint', 'park']);
+  'checkpoint', 'park', 'special', 'economic', 'industrial', 'company', 'garment', 'plantation', 'port', 'airport', 'bridge', 'reservoir',
+  'stadium', 'office', 'centre', 'center', 'bank', 'restaurant', 'cafe', 'shop', 'mall', 'supermarket', 'lodge', 'hostel', 'bungalow',
+  'headquarters', 'orphanage', 'monastery', 'institute', 'academy', 'kindergarten', 'farm']);
 
 /** English unit words a name's number may follow (see AddressResolver.numberAfterUnitWord), and such a number. */
 const NUMBERED_AFTER = new Set(['village', 'commune', 'quarter']);

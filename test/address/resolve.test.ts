@@ -134,6 +134,22 @@ describe('address resolver: facilities named after a place', () => {
     // The name stops at the next unit word: a high school of a commune, and the commune named after it.
     assert.equal(top('វិទ្យាល័យហ៊ុនសែន ឃុំស្វាយអន្ទរ ស្រុកស្វាយអន្ទរ')!.unit.code, '141310');
   });
+
+  it('reads the name after វត្ត (a pagoda) as the pagoda\'s, unless វត្ត follows a unit word or begins the name read', () => {
+    // The pagoda is named after the village Tamoan Saenchey; the address is the village Ta Ham, not the commune of both.
+    const c = top('ស្ថិតនៅវត្តតាមាន់សែនជ័យ ភូមិតាហាំ ឃុំគោកមន ស្រុកបន្ទាយអំពិល ខេត្តឧត្តរមានជ័យ')!;
+    assert.equal(c.unit.code, '22020416');
+    assert.ok(c.unmatched.includes('វត្តតាមាន់សែនជ័យ'));
+    // Names that begin with វត្ត, and វត្ត after a unit word, are names.
+    assert.equal(top('វត្តភ្នំ ខណ្ឌដូនពេញ')!.unit.code, '120211');
+    assert.equal(top('សង្កាត់វត្តភ្នំ ខណ្ឌដូនពេញ')!.unit.code, '120211');
+  });
+
+  it('reads an English facility word after a name as the facility\'s (Special Economic Zone, Company, Airport...)', () => {
+    const c = top('Tai Seng Bavet Special Economic Zone, located in the southeastern town of Bavet')!;
+    assert.equal(c.unit.code, '2008');
+    assert.deepEqual(c.matched.map((m) => m.code), ['2008']);
+  });
 });
 
 describe('address resolver: Khmer as corpora and typists write it', () => {
