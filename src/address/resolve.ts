@@ -1457,12 +1457,49 @@ export class AddressResolver {
         return { top: named, mentions: [...listed, ...others, ...above], former: best.former, postal: best.postal, score, tied: undefined };
       }
     }
+    // No unit above named and fewer than two listed there: the one parent more of the listed units share than any other
+    // ("Prek Meas, Sre Sambor and Santepheap communes": Siem Pang, where Santepheap alone is also a commune of Battambang).
+    if (listed.length < 2 && kept.length === 0) return this.listParent(mentions, depth);
     if (listed.length < 2) return undefined;
     const top = kept.find((m) => m.u === parent)
       ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
     let score = 0;
     for (const m of [...listed, ...kept]) score += m.weight;
     return { top, mentions: [...listed, ...kept], former: best.former, postal: best.postal, score, tied: undefined };
+  }
+
+  /**
+   * For pluralList with no unit above named: the parent of most of the units of level `depth` named by spans of their own
+   * (as spelt, or by a typo its unit word gives that level), two at least and more than any other parent has; a reading
+   * of it with them, or none.
+   */
+  private listParent(mentions: readonly Mention[], depth: number): Reading | undefined {
+    const level = LEVELS[depth];
+    const byParent = new Map<number, Mention[]>();
+    for (const m of mentions) {
+      if (this.depth[m.u] !== depth || m.start < 0 || (m.hint !== null && m.hint !== level)) continue;
+      if (!isSpelt(m) && !(m.how === 'typo' && m.hint === level)) continue;
+      const p = this.parent[m.u]!;
+      let list = byParent.get(p);
+      if (!list) byParent.set(p, (list = []));
+      if (!list.some((l) => l.u === m.u || overlaps(l, m))) list.push(m);
+    }
+    let best: number | undefined;
+    let most = 1;
+    let tie = false;
+    for (const [p, list] of byParent) {
+      if (list.length > most) {
+        best = p;
+        most = list.length;
+        tie = false;
+      } else if (list.length === most) tie = true;
+    }
+    if (best === undefined || tie) return undefined;
+    const listed = byParent.get(best)!;
+    const top: Mention = { u: best, start: -1, end: -1, how: listed[0]!.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
+    let score = 0;
+    for (const m of listed) score += m.weight;
+    return { top, mentions: [...listed], former: [], postal: 'none', score, tied: undefined };
   }
 
   /** Where `ancestorStamp[u]` is rank()'s stamp, `u` is an ancestor of a reading rank() kept. */

@@ -123,6 +123,9 @@ export interface Tokens {
   latin: LatinWord[];
 }
 
+const isConsonantCode = (c: number) => c >= 0x1780 && c <= 0x17a2;
+/** Dependent vowel signs (ា to ៅ). */
+const isVowelSign = (c: number) => c >= 0x17b6 && c <= 0x17c5;
 const isKhmer = (c: number) => (c >= 0x1780 && c <= 0x17ff) || (c >= 0x19e0 && c <= 0x19ff);
 const isZeroWidth = (c: number) => (c >= 0x200b && c <= 0x200d) || c === 0xfeff;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
@@ -288,6 +291,19 @@ function khmerRun(text: string, start: number, skipped: (at: number) => number, 
       ends[ends.length - 1] = i + 1;
       continue;
     }
+    // A subscript typed after the vowel of its cluster (សា្វយ for ស្វាយ; see search/khmer.ts): before the vowel. The vowel
+    // keeps its offset and ends after the subscript, so that a span ending with it covers both.
+    if (c === 0x17d2 && isConsonantCode(text.charCodeAt(i + 1)) && norm.length >= 2 && isVowelSign(norm.charCodeAt(norm.length - 1))
+      && isConsonantCode(norm.charCodeAt(norm.length - 2))) {
+      const next = text.charCodeAt(i + 1) === 0x178a ? '\u178f' : text[i + 1]!;
+      norm = norm.slice(0, -1) + '\u17d2' + next + norm.slice(-1);
+      const vowelAt = offsets.pop()!;
+      ends.pop();
+      offsets.push(i, i + 1, vowelAt);
+      ends.push(i + 1, i + 2, i + 2);
+      i++;
+      continue;
+    }
     // ្ដ (coeng-da) is written interchangeably with ្ត (coeng-ta).
     if (c === 0x178a && norm.endsWith('\u17d2')) norm += '\u178f';
     // ឬ ("or") typed for ឫ in ឫស្សី and ឫទ្ធិ (see search/khmer.ts).
@@ -344,14 +360,17 @@ const CONNECTIVES = ['ស្ថិតនៅក្នុង', 'ស្ថិតន
  * ក្នុង), none is followed by a unit word in it.
  */
 const IN = 'ក្នុង';
+/** ជា ("is", "as"), before a unit word (ឃុំស្វាយទង់ខាងជើង ជាស្រុកល្បីល្បាញ, ជាភូមិមួយ): names start with ជាំ, none with ជា and a unit word. */
+const IS = 'ជា';
 
-/** The length of the connective (CONNECTIVES, or IN before a unit word) that starts at `at`, or 0. */
+/** The length of the connective (CONNECTIVES, or IN or IS before a unit word) that starts at `at`, or 0. */
 function connectiveAt(text: string, at: number): number {
   const c = text.charCodeAt(at);
-  if (c === 0x1780) {
-    if (!text.startsWith(IN, at)) return 0;
-    const next = text[at + IN.length] === ' ' ? at + IN.length + 1 : at + IN.length;
-    return KHMER_UNIT_WORDS.some(([word]) => text.startsWith(word, next)) ? IN.length : 0;
+  if (c === 0x1780 || c === 0x1787) {
+    const word = c === 0x1780 ? IN : IS;
+    if (!text.startsWith(word, at)) return 0;
+    const next = text[at + word.length] === ' ' ? at + word.length + 1 : at + word.length;
+    return KHMER_UNIT_WORDS.some(([unit]) => text.startsWith(unit, next)) ? word.length : 0;
   }
   if (c !== 0x179f && c !== 0x1793) return 0;
   for (const word of CONNECTIVES) if (text.startsWith(word, at)) return word.length;

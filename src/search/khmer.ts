@@ -42,6 +42,12 @@ export const RY_TYPED_FOR_RY = /ឬ(?=ស្សី|ទ្ធិ)/g;
 const COENG_RO_FIRST = /\u17D2\u179A(\u17D2[\u1780-\u17A2])/g;
 
 /**
+ * A subscript typed after the vowel of its cluster (សា្វយ for ស្វាយ: most fonts draw both alike; the data build repairs
+ * names so, khmer-subscript-order): the subscript first, where one vowel sign sits between it and its consonant.
+ */
+export const SUBSCRIPT_AFTER_VOWEL = /([\u1780-\u17A2])([\u17B6-\u17C5])(\u17D2[\u1780-\u17A2])/g;
+
+/**
  * ម with a labial under it, for the nikahit ំ before that labial: one sound, written either way (សម្បូរ and សំបូរ,
  * កម្ពង់ and កំពង់). One spelling for matching: the nikahit.
  */
@@ -57,7 +63,7 @@ export function hasKhmer(text: string): boolean {
 }
 
 /**
- * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, ឫ for ឬ in ឫស្សី and ឫទ្ធិ, coeng-ta for coeng-da, coeng ro last, ំ for
+ * One spelling per Khmer name: NFC, no zero-width characters, ASCII digits, ឫ for ឬ in ឫស្សី and ឫទ្ធិ, a subscript before its vowel, coeng-ta for coeng-da, coeng ro last, ំ for
  * ម្ before a labial, independent vowels
  * as អ and a vowel, no spaces, no register signs or ៍, no ខាង before a direction, no ទី or លេខ before a number, no
  * zeros leading a number.
@@ -66,6 +72,7 @@ export function normaliseKhmer(text: string): string {
   return asciiDigits(text.normalize('NFC').replace(ZERO_WIDTH, ''))
     .replace(RY_TYPED_FOR_RY, 'ឫ')
     .replace(COENG_DA, '\u17D2\u178F')
+    .replace(SUBSCRIPT_AFTER_VOWEL, '$1$3$2')
     .replace(COENG_RO_FIRST, '$1\u17D2\u179A')
     .replace(MO_BEFORE_LABIAL, '\u17C6')
     .replace(INDEPENDENT_VOWEL, (v) => INDEPENDENT_VOWELS.get(v)!)

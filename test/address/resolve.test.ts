@@ -158,6 +158,16 @@ describe('address resolver: Khmer as corpora and typists write it', () => {
     assert.equal(top('ឃុំ~កន្ទួត ស្រុក~ស្វាយ~លើ')!.unit.code, '171302');
   });
 
+  it('reads a subscript typed after its vowel as before it, and ជា ("is") before a unit word as no name', () => {
+    const c = top('ឃុំសា្វយទង់ខាងជើង ជាស្រុកល្បីល្បាញក្នុង ខេត្តកំពត')!;
+    assert.equal(c.unit.code, '070615');
+    // The span read covers the subscript typed last.
+    assert.equal(c.matched[0]!.text, 'សា្វយទង់ខាងជើង');
+    assert.deepEqual(top('ភូមិសា្វយចេក ឃុំស្វាយចេក ស្រុកស្វាយចេក')!.matched.map((m) => m.code), top('ភូមិស្វាយចេក ឃុំស្វាយចេក ស្រុកស្វាយចេក')!.matched.map((m) => m.code));
+    // Names beginning with ជាំ are still read.
+    assert.equal(top('ភូមិជាំ ឃុំជាំ ស្រុកមេមត់')!.unit.code, '25030206');
+  });
+
   it('reads ឬ typed for ឫ in ឫស្សី, even where the name holds a unit word (Ruessei Srok Khang Lech)', () => {
     const c = top('ឃុំឬស្សីស្រុកខាងលិច ស្រុកកំពង់ត្រាច ខេត្តកំពត')!;
     assert.equal(c.unit.code, '070614');
@@ -776,6 +786,13 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(c.matched.map((m) => m.code), ['19', '190505', '190501', '190603']);
     // All of one district: the district.
     assert.equal(top('Stung Treng communes of Anlong Chrey and Anlong Phe')!.unit.code, '1905');
+  });
+
+  it('answers the parent most of the listed units share where a plural unit word lists them and nothing above is named', () => {
+    // Santepheap is also a commune of Battambang; Preaek Meas, Srae Sambour and Santepheap are Siem Pang's.
+    const c = top('Prek Meas, Sre Sambor and Santepheap communes')!;
+    assert.equal(c.unit.code, '1903');
+    assert.deepEqual(c.matched.map((m) => m.code), ['190301', '190304', '190303']);
   });
 
   it('answers the parent of the units of one level a plural unit word lists, wherever it stands', () => {

@@ -14,6 +14,12 @@ describe('Khmer normalisation', () => {
     assert.equal(normaliseKhmer('ស្វាយ~លើ'), 'ស្វាយលើ');
   });
 
+  it('puts a subscript typed after its vowel before it (សា្វយ = ស្វាយ), as the data build does in names', () => {
+    assert.equal(normaliseKhmer('សា្វយចេក'), normaliseKhmer('ស្វាយចេក'));
+    assert.equal(normaliseKhmer('ពៅ្ន'), normaliseKhmer('ព្នៅ'));
+    assert.equal(normaliseKhmer('ស្វាយ'), 'ស្វាយ');
+  });
+
   it('reads ឬ ("or") typed for the letter ឫ in ឫស្សី and ឫទ្ធិ as ឫ, and leaves the word "or" alone', () => {
     assert.equal(normaliseKhmer('ឬស្សីកែវ'), normaliseKhmer('ឫស្សីកែវ'));
     assert.equal(normaliseKhmer('ឬទ្ធិ'), 'ឫទ្ធិ');
