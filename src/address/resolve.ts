@@ -1800,6 +1800,7 @@ export class AddressResolver {
 
   /**
    * Whether a piece is, as spelt (not by a typo), the name of another unit than `child` in the same province as `u`
+   * (the whole piece: a word of it that names another unit does not count, Chunloun of "Prey Chunloun village")
    * (`within` 0) or the same district (`within` 1): then it names that unit, not a child of `u` spelt further off (Kh'na
    * Ruong Village is Khnar Rung of the next commune, not Khnach Khang Cheung, whose loose key is a letter from it).
    */
@@ -1809,8 +1810,8 @@ export class AddressResolver {
     const scope = this.ancestorAt(u, within);
     for (const m of mentions) {
       if (m.how === 'typo' || m.u === child || this.ancestorAt(m.u, within) !== scope) continue;
-      if (latin && m.latin ? m.latin.from < latin.to && latin.from < m.latin.to
-        : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from < khmer.to && khmer.from < m.khmer.to : false) return true;
+      if (latin && m.latin ? m.latin.from <= latin.from && latin.to <= m.latin.to
+        : khmer && m.khmer ? m.khmer.run === khmer.run && m.khmer.from <= khmer.from && khmer.to <= m.khmer.to : false) return true;
     }
     return false;
   }

@@ -618,6 +618,9 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(c.unmatched, ['Khna Ruong']);
     // Peanich Kam is a village of another district of Kampong Speu: completion stands.
     assert.equal(top('Peanich Kam village, Roka Thom commune, Chbamon district')!.unit.code, '05020302');
+    // So it does where only a word of the piece is another unit's name: Chunloun alone reads as Cheung Loung, a village
+    // of Bati, but Prey Chunloun is Prey Chonluonh of Krang Leav.
+    assert.equal(top('Kraing Leav commune’s Prey Chunloun village of Takeo province’s Bati district')!.unit.code, '21020620');
   });
 
   it('reads Khan between a name and a direction as Khang ("side"), and as the unit word elsewhere', () => {
