@@ -1800,9 +1800,9 @@ export class AddressResolver {
 
   /**
    * Whether a piece is, as spelt (not by a typo), the name of another unit than `child` in the same province as `u`
-   * (the whole piece: a word of it that names another unit does not count, Chunloun of "Prey Chunloun village")
    * (`within` 0) or the same district (`within` 1): then it names that unit, not a child of `u` spelt further off (Kh'na
-   * Ruong Village is Khnar Rung of the next commune, not Khnach Khang Cheung, whose loose key is a letter from it).
+   * Ruong Village is Khnar Rung of the next commune, not Khnach Khang Cheung, whose loose key is a letter from it). The
+   * whole piece: a word of it that names another unit does not count (Chunloun of "Prey Chunloun village").
    */
   private spelledElsewhere(u: number, child: number, piece: { latin?: { from: number; to: number }; khmer?: { run: number; from: number; to: number } },
     mentions: readonly Mention[], within: 0 | 1 = 0): boolean {
