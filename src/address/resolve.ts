@@ -1184,7 +1184,7 @@ export class AddressResolver {
       ?? (named ? this.siblingByPiece(best, tokens) : undefined);
     // "Ta Kheng and Pong Kreal villages": a plural unit word after the name says the address names several units of its
     // level, of which only this one was found: the parent named is the answer, the unit stays in what matched.
-    if (!other && named && (pluralAfter(tokens.latin, best.top) || this.anotherVillageWord(best.top, tokens, text))) {
+    if (!other && named && (pluralAfter(tokens.latin, best.top) || this.anotherVillageWord(best.top, tokens, text) || (this.depth[best.top.u] === VILLAGE_DEPTH && numberListAfter(best.top, text)))) {
       return [{ top: named, mentions: best.mentions, former: best.former, postal: best.postal, score: best.score, tied: undefined }, ...readings];
     }
     if (!other) {
@@ -2417,6 +2417,21 @@ function latinOther(words: readonly LatinWord[], a: number, input: string): Leve
 
 /** និង, "and" or an ampersand ending a text, spaces after it aside. */
 const AND_BEFORE = /(?:និង|\band|&)\s*$/i;
+
+/**
+ * A number, then a sign or "and" and another number of one or two digits (not a postal code, nor 3rd): the numbers of
+ * several units (ភូមិ១-២-៣-៤, Village 3 and 4).
+ */
+const NUMBER_LIST = /^\s*(?:[-,/&]|និង|and)\s*(?:ទី|លេខ)?\s*\d{1,2}(?![\d\p{L}])/iu;
+
+/**
+ * Whether a name read (a village's) ends with a number that a list of numbers continues (ភូមិ១-២-៣-៤ នៃសង្កាត់ច្រាំងចំរេះទី១:
+ * villages 1 to 4): the address names several villages, and the commune named is the answer. Reads at most 20 characters.
+ */
+function numberListAfter(top: Mention, text: string): boolean {
+  if (top.start < 0 || !/\d/.test(text[top.end - 1] ?? '')) return false;
+  return NUMBER_LIST.test(text.slice(top.end, top.end + 20));
+}
 
 /** What joins two unit words written for one name: a hyphen, a slash, an ampersand, "and" or និង. */
 const JOINED = /^\s*(?:[-/&]|and|និង)\s*$/i;

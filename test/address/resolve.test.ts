@@ -791,6 +791,16 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Stung Treng communes of Anlong Chrey and Anlong Phe')!.unit.code, '1905');
   });
 
+  it('answers the commune named where a village\'s number is one of a list of numbers (ភូមិ១-២-៣-៤)', () => {
+    const c = top('ភូមិ១-២-៣-៤ នៃសង្កាត់ច្រាំងចំរេះទី១ ខណ្ឌឬស្សីកែវ')!;
+    assert.equal(c.unit.code, '120711');
+    assert.equal(c.matched[0]!.code, '12071101');
+    // One village, a postal code or a floor after it: the village.
+    assert.equal(top('ភូមិ១ សង្កាត់ច្រាំងចំរេះទី១')!.unit.code, '12071101');
+    assert.equal(top('ភូមិ១, 120711 សង្កាត់ច្រាំងចំរេះទី១')!.unit.code, '12071101');
+    assert.equal(top('Phum 1, 3rd floor, Sangkat Chrang Chamreh 1')!.unit.code, '12071101');
+  });
+
   it('answers the parent most of the listed units share where a plural unit word lists them and nothing above is named', () => {
     // Santepheap is also a commune of Battambang; Preaek Meas, Srae Sambour and Santepheap are Siem Pang's.
     const c = top('Prek Meas, Sre Sambor and Santepheap communes')!;
