@@ -1093,19 +1093,22 @@ export class AddressResolver {
         // A former parent may still be named at this level (ស្វាយតឿ, Krong Svay Rieng, named with its former Srok
         // Kampong Rou in ខេត្តស្វាយរៀង).
         if (m && m.hint !== null && LEVEL_DEPTH[m.hint] < this.depth[a]! && namedAbove(a, m)) m = undefined;
-        if (!m) {
+        // The current parent named only by a span whose unit word says another level (Phum Bavet, Khum Bavet, Srok
+        // Chantrea: the village's Bavet, read as Krong Bavet): a former parent named with its own word may weigh more.
+        const weak = m !== undefined && m.hint !== null && m.hint !== LEVELS[this.depth[a]!];
+        if (!m || weak) {
           const child = this.childOf(top.u, a);
           const formers = this.formerParentsAt(child);
           for (let k = 0; k < formers.length; k++) {
             const f = formers[k]!;
             if (this.depth[f] !== this.depth[a]) continue;
-            m = takeBest(f, used);
+            let fm = takeBest(f, used);
             // Not a span a current ancestor above has a heavier mention on (Sangkat Koh Rong, Sihanoukville province:
             // Sihanoukville is the province, not Krong Preah Sihanouk, the sangkat's former parent).
-            if (m && heavierAbove(a, m)) m = undefined;
-            if (m) {
+            if (fm && heavierAbove(a, fm)) fm = undefined;
+            if (fm && (!m || fm.weight * BASE.former > m.weight)) {
               (former ??= []).push([child, f]);
-              m = { ...m, weight: m.weight * BASE.former };
+              m = { ...fm, weight: fm.weight * BASE.former };
               break;
             }
           }

@@ -88,6 +88,9 @@ export function unitWordTypo(word: string): readonly [string, Level] | undefined
 const DIRECTIONS_LATIN = new Set(['cheung', 'choeung', 'chheung', 'cheoung', 'cheong', 'tboung', 'tbong', 'tbaung', 'tbpoung', 'lech', 'lich',
   'kaeut', 'kert', 'keut', 'kaet']);
 
+/** Kilometre spelt out (folded), read as Kilo before a number. */
+const KILOMETRE = new Set(['kilometre', 'kilometer', 'kilometres', 'kilometers', 'km']);
+
 /**
  * Words read as nothing: articles and connectors people put between the parts (no unit's Latin name has a word of them
  * but "in" and "at": Preaek Ta In, Svay At; a test keeps it so).
@@ -185,6 +188,8 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
       for (const folded of foldedWords(raw)) {
         // Leading zeros mean nothing in a name's number: Prey Tea 01 = Prey Tea 1.
         let word = /^0+\d/.test(folded) ? folded.replace(/^0+/, '') : folded;
+        // Kilometre before a number is the Kilo of village names (Kilometre 12: Kilou Dabpir, គីឡូ១២).
+        if (KILOMETRE.has(word) && /^\s*\d/.test(text.slice(j, j + 3))) word = 'kilo';
         // Own keys only: "constructor" is not a unit word. A misspelt English one is read as the word meant.
         let unit = Object.hasOwn(LATIN_UNIT_WORDS, word) ? LATIN_UNIT_WORDS[word]! : null;
         const meant = unit === null ? unitWordTypo(word) : undefined;

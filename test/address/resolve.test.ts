@@ -592,6 +592,22 @@ describe('address resolver: warnings', () => {
     assert.equal(c.matched.find((m) => m.code === '1201')?.how, 'former');
   });
 
+  it('FORMER_PARENT: a former parent named with its own unit word outweighs the current one read from a span another unit word owns', () => {
+    // Bavet (200802) was a commune of Chantrea (2001) before Krong Bavet (2008); "Phum Bavet" is no name of the krong.
+    const c = top('Phum Bavet, Khum Bavet, Srok Chantrea')!;
+    assert.equal(c.unit.code, '200802');
+    assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
+    assert.equal(c.matched.find((m) => m.code === '2001')?.how, 'former');
+    // The current parent named with its own word stays.
+    assert.deepEqual(top('Khum Bavet, Krong Bavet')!.matched.map((m) => m.code), ['200802', '2008']);
+  });
+
+  it('reads Kilometre (Km) before a number as the Kilo of village names, and Otres as Ou Treh', () => {
+    assert.equal(top('Kilometre 12 village in Koh Touch commune')!.unit.code, '07090201');
+    assert.equal(top('Km 12 village, Koh Touch')!.unit.code, '07090201');
+    assert.equal(top('Otres Commune’s Village 4, Preah Sihanouk province')!.unit.code, '18030204');
+  });
+
   it('reads a possessive unit word as the end of its name\'s piece, and a name that only begins a piece as less', () => {
     // "commune’s" is Talat's unit word, not Rumpoat's: two villages of Ta Lat named, the answer is the commune.
     assert.equal(top('Sesan district’s Talat commune’s Rumpat and Talat villages')!.unit.code, '190107');
