@@ -2618,6 +2618,7 @@ export const FACILITY_BEFORE_KM: readonly string[] = ['អាងទឹក', 'វ
 
 /** វត្ត, a pagoda: before a name not after a unit word, the pagoda's name (វត្តតាមាន់សែនជ័យ ភូមិតាហាំ: Ta Ham village). */
 const PAGODA = 'វត្ត';
+const FACILITY_WORDS_KM: readonly string[] = [...FACILITY_BEFORE_KM, PAGODA];
 
 /**
  * The characters of a Khmer run that follow a facility word (FACILITY_BEFORE_KM) up to the next unit word: the facility's
@@ -2625,7 +2626,7 @@ const PAGODA = 'វត្ត';
  */
 function facilityNames(text: string, isBoundary: Uint8Array, unitWords: KhmerRun['unitWords']): Uint8Array | undefined {
   let marks: Uint8Array | undefined;
-  for (const word of [...FACILITY_BEFORE_KM, PAGODA]) {
+  for (const word of FACILITY_WORDS_KM) {
     for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
       if (!isBoundary[at]) continue;
       // វត្ត begins names too (វត្តភ្នំ, វត្តកណ្តាល): after a unit word it is the name's, and a name that begins with it
