@@ -171,15 +171,17 @@ function computeWordKey(word: string): string {
     // aspiration and digraphs: ឆ chh/ch, ខ kh/k, ថ th/t, ផ ph/p
     .replace(/chh/g, 'ch').replace(/ch/g, 'c').replace(/kh/g, 'k').replace(/th/g, 't').replace(/ph/g, 'p')
     .replace(/d/g, 't').replace(/b/g, 'p').replace(/g/g, 'k').replace(/w/g, 'v')
+    // n before p or b in a word sounds and is often written m (Konpong, Kompong); not across words (Doun Ba)
+    .replace(/np/g, 'mp')
     // a final h or v after a vowel is part of the vowel: Preah/Prea, Kaoh/Koh, Kaev/Keo
     .replace(/([aeiouy])[hv]$/, '$1');
 }
 
 /**
  * Romanization key: one spelling for the many ways a Khmer name is written in Latin letters. Folds aspiration,
- * d/t, b/p, g/k, a final h, every run of vowels, doubled letters and spaces, so Batdambang = Battambang,
- * Kaeb = Kep, Paoy Paet = Poipet, Kompong = Kampong. It also merges distinct names (about a fifth of spellings),
- * so its matches rank below exact and prefix ones.
+ * d/t, b/p, g/k, a final h, n before p or b in a word, every run of vowels, doubled letters and spaces, so Batdambang =
+ * Battambang, Kaeb = Kep, Paoy Paet = Poipet, Kompong = Konpong = Kampong. It also merges distinct names (about a fifth
+ * of spellings), so its matches rank below exact and prefix ones.
  */
 export function romanizationKey(words: readonly string[]): string {
   return collapse(words.map(wordKey).join(''));
