@@ -929,10 +929,11 @@ export class AddressResolver {
       return before.unit;
     }
     if (trailing) return trailing;
-    // "the district of Chamcar Leu": an English unit word of a commune or above, singular, and "of" (a plural,
-    // "villages of", names the parent after it; prose names as "the village of" places the gazetteer may not have).
+    // "the district of Chamcar Leu" (or French "le district de"): an English unit word of a commune or above, singular,
+    // and "of" (a plural, "villages of", names the parent after it; prose names as "the village of" places the gazetteer
+    // may not have).
     const word = words[a - 2];
-    return before?.word === 'of' && word?.unit && word.unit !== 'village' && word.segment === first.segment && ENGLISH_UNIT_WORDS.has(word.word)
+    return (before?.word === 'of' || before?.word === 'de') && word?.unit && word.unit !== 'village' && word.segment === first.segment && ENGLISH_UNIT_WORDS.has(word.word)
       && !PLURAL_UNIT_WORDS.has(word.word) ? word.unit : null;
   }
 

@@ -602,6 +602,13 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(top('Khum Bavet, Krong Bavet')!.matched.map((m) => m.code), ['200802', '2008']);
   });
 
+  it('reads French "de" between an English or French unit word and a name as "of": the name has that level', () => {
+    assert.equal(top('La commune de Sarikakéo, située à 10 kilomètres au sud-est de Phom Penh')!.unit.code, '081308');
+    assert.equal(top('Le district de Kandal Steung, situé à 30 kilomètres au sud ouest de Phnom Penh')!.unit.code, '0801');
+    // "De" that begins a name is still read (De Chor Akpiwat, a village).
+    assert.equal(top('Phum De Chor Akpiwat')!.unit.code, top('De Chor Akpiwat')!.unit.code);
+  });
+
   it('reads Kilometre (Km) before a number as the Kilo of village names, and Otres as Ou Treh', () => {
     assert.equal(top('Kilometre 12 village in Koh Touch commune')!.unit.code, '07090201');
     assert.equal(top('Km 12 village, Koh Touch')!.unit.code, '07090201');
