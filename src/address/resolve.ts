@@ -1267,9 +1267,11 @@ export class AddressResolver {
         const w = run.unitWords.find((x) => x.end === m.khmer!.from && x.level === level);
         if (w) written = khmerUnitType(run.text.slice(w.start, w.end));
       } else if (m.latin !== undefined) {
+        // The unit word right before or after the name, in its part (not the previous name's: "X commune, Y commune").
+        const segment = tokens.latin[m.latin.from]!.segment;
         const before = tokens.latin[m.latin.from - 1];
         const after = tokens.latin[m.latin.to];
-        const w = before?.unit === level ? before : after?.unit === level ? after : undefined;
+        const w = before?.unit === level && before.segment === segment ? before : after?.unit === level && after.segment === segment ? after : undefined;
         if (w) written = latinUnitType(w.word);
       }
       if (written !== undefined) agree += written === this.units[m.u]!.unit_type_km ? 1 : -1;

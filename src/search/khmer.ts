@@ -33,7 +33,7 @@ const INDEPENDENT_VOWEL = /[ឥឦឧឩឯឰឱឳ]/g;
  * ឬ ("or") typed for the letter ឫ in ឫស្សី (bamboo) and ឫទ្ធិ (power), as the data build repairs in names
  * (scripts/data/names.ts, khmer-ry): read as ឫ.
  */
-export const RY_TYPED_FOR_RY = /ឬ(?=ស្សី|ទ្ធិ)/g;
+const RY_TYPED_FOR_RY = /ឬ(?=ស្សី|ទ្ធិ)/g;
 
 /**
  * Coeng ro (្រ) typed before another subscript of its cluster: Unicode's order puts it last (ស្ត្រី, typed ស្រ្តី; the
@@ -45,7 +45,7 @@ const COENG_RO_FIRST = /\u17D2\u179A(\u17D2[\u1780-\u17A2])/g;
  * A subscript typed after the vowel of its cluster (សា្វយ for ស្វាយ: most fonts draw both alike; the data build repairs
  * names so, khmer-subscript-order): the subscript first, where one vowel sign sits between it and its consonant.
  */
-export const SUBSCRIPT_AFTER_VOWEL = /([\u1780-\u17A2])([\u17B6-\u17C5])(\u17D2[\u1780-\u17A2])/g;
+const SUBSCRIPT_AFTER_VOWEL = /([\u1780-\u17A2])([\u17B6-\u17C5])(\u17D2[\u1780-\u17A2])/g;
 
 /**
  * ម with a labial under it, for the nikahit ំ before that labial: one sound, written either way (សម្បូរ and សំបូរ,
