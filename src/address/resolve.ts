@@ -304,6 +304,8 @@ export class AddressResolver {
   private readonly khmerTypo: TypoIndex;
   /** See soundsAbove. */
   private readonly soundsAboveMap: Map<string, number[]>;
+  /** See latinSoundsAbove. */
+  private readonly latinSoundsAboveMap: Map<string, number[]>;
   /** Loose key of each unit's Latin names (see looseKey) -> units: built once, about 16,000 names. */
   private readonly loose: Map<string, number[]>;
   /** Prefixes of the romanization keys and loose keys of names and aliases: a span no key starts like ends its growth. */
@@ -339,6 +341,7 @@ export class AddressResolver {
     this.boreyNames = new BoreyNames(this.units.map((unit) => ({ km: unit.name_km, latin: unit.name_latin })), options.boreyNames);
     this.khmerTypo = this.khmerTypoIndex();
     this.soundsAboveMap = this.soundsAbove();
+    this.latinSoundsAboveMap = this.latinSoundsAbove();
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
@@ -587,6 +590,61 @@ export class AddressResolver {
     return map;
   }
 
+  /**
+   * Communes, districts and provinces by the consonants of their Latin names (latinSkeleton): the Latin counterpart of
+   * soundsAbove, made at start.
+   */
+  private latinSoundsAbove(): Map<string, number[]> {
+    const map = new Map<string, number[]>();
+    for (let u = 0; u < this.units.length; u++) {
+      if (this.depth[u]! >= LEVEL_DEPTH.village) continue;
+      const sound = latinSkeleton(latinForms(this.units[u]!.name_latin).words);
+      if (sound.length < LATIN_SOUND_MIN) continue;
+      const list = map.get(sound);
+      if (list) list.push(u);
+      else map.set(sound, [u]);
+    }
+    return map;
+  }
+
+  /**
+   * Mentions by sound of the Latin pieces a unit word of a commune or above announces, where no mention of that level
+   * was read on them (a village of another spelling may be: Laboeuk, La Bak by the key, is Lbaeuk commune): the one
+   * unit of that level whose name has the same consonants (latinSkeleton: Boueng Leav for Boeng Lvea), vowels aside, for
+   * three consonants or more and five letters or more. As khmerTypoMentions does for Khmer names.
+   */
+  private soundsLikeAbove(words: readonly LatinWord[], first: number, out: Mention[], budget: MentionBudget): void {
+    for (let a = 0; a < words.length;) {
+      const w = words[a]!;
+      if (w.unit !== null || w.filler) {
+        a++;
+        continue;
+      }
+      let b = a + 1;
+      while (b < words.length && b - a < 4 && words[b]!.unit === null && !words[b]!.filler && words[b]!.segment === w.segment) b++;
+      const at = a;
+      a = b;
+      if (!isWholePiece(words, at, b)) continue;
+      const hint = this.latinHint(words, at, b);
+      if (hint === null || hint === 'village') continue;
+      let read = false;
+      for (let k = first; k < out.length && !read; k++) {
+        const m = out[k]!;
+        if (m.latin !== undefined && m.latin.from >= at && m.latin.to <= b && m.how !== 'variant' && LEVELS[this.depth[m.u]!] === hint) read = true;
+      }
+      if (read) continue;
+      const folded = normaliseNumbers(words.slice(at, b).map((x) => x.word));
+      const chars = compact(folded).length;
+      if (chars < 5 || /\d/.test(compact(folded)) || !budget.typoLookup()) continue;
+      let found = -1;
+      for (const u of this.latinSoundsAboveMap.get(latinSkeleton(folded)) ?? []) {
+        if (LEVELS[this.depth[u]!] !== hint) continue;
+        found = found === -1 ? u : -2;
+      }
+      if (found >= 0 && !budget.full()) out.push(this.mention(found, words[at]!.start, words[b - 1]!.end, 'typo', hint, chars, chars, undefined, { from: at, to: b }));
+    }
+  }
+
   private hasLevel(units: readonly number[] | undefined, level: Level): boolean {
     if (units) for (let k = 0; k < units.length; k++) if (LEVELS[this.depth[units[k]!]!] === level) return true;
     return false;
@@ -766,6 +824,7 @@ export class AddressResolver {
     }
     // Typos only where no exact, alias or variant reading explains a word.
     if (typoSpans.length > 0) this.typoMentions(words, typoSpans, explained, wholeFound, near, out, budget);
+    if (unitWorded) this.soundsLikeAbove(words, first, out, budget);
     for (let i = 1; i + 1 < words.length; i++) {
       if (words[i]!.unit !== null && NUMBERED_AFTER.has(words[i]!.word)) this.numberAfterUnitWord(words, i, out, budget);
     }
@@ -2575,6 +2634,25 @@ const TRAILING = new Set(['province', 'district', 'commune', 'village', 'provinc
  * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
  * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
  */
+/** Fewest consonants a Latin name's skeleton (latinSkeleton) needs to be read by sound. */
+const LATIN_SOUND_MIN = 3;
+
+/**
+ * The consonants of Latin words as the romanization key reads them (ch, kh, th, ph as one; d as t, b as p, g as k), h
+ * and vowels aside, each run of one letter as one, across words: Boueng Leav and Boeng Lvea are pnklv, Laboeuk and
+ * Lbaeuk lpk. Coarser than the loose key (it also drops the order of vowels and consonants), so it is asked only for a
+ * piece its unit word gives a level, and answers only where one unit of that level has it.
+ */
+export function latinSkeleton(words: readonly string[]): string {
+  let out = '';
+  for (const word of words) {
+    const consonants = word.replace(/chh/g, 'c').replace(/ch/g, 'c').replace(/kh/g, 'k').replace(/th/g, 't').replace(/ph/g, 'p')
+      .replace(/d/g, 't').replace(/b/g, 'p').replace(/g/g, 'k').replace(/w/g, 'v').replace(/np/g, 'mp').replace(/[aeiouyh]/g, '');
+    for (const c of consonants) if (c !== out[out.length - 1]) out += c;
+  }
+  return out;
+}
+
 export function looseKey(words: readonly string[]): string {
   const kept = words.length > 1 ? words.filter((w) => w !== 'khang') : words;
   return romanizationKey(kept.map((w) => w.replace(/ck/g, 'k')))

@@ -314,6 +314,17 @@ describe('address resolver: candidate fields', () => {
     assert.notEqual(top('ស្រុកស្រែរនុង')?.unit.level, 'district');
   });
 
+  it('reads a Latin name after a unit word by its consonants where no unit of that level was read on it', () => {
+    // Laboeuk: the village La Bak by the romanization key, two letters from Lbaeuk; "commune" says the level.
+    const c = top('Laboeuk commune')!;
+    assert.equal(c.unit.code, '070308');
+    assert.deepEqual(c.matched.map((m) => [m.text, m.code, m.how]), [['Laboeuk', '070308', 'typo']]);
+    // The word of a village: the village stays.
+    assert.equal(top('Laboeuk village')!.unit.code, '15030106');
+    // Two communes with those consonants (Boeng Lvea, Peang Lvea): neither is read by them.
+    assert.ok(!resolver().resolve('Boueng Leav commune').candidates.some((x) => x.matched.some((m) => m.how === 'typo' && ['060701', '051009'].includes(m.code))));
+  });
+
   it('reads a name of two words by the looser key too when the key finds another unit', () => {
     // Kraing Koki: Krang Kakaoh (04010804, elsewhere) by the romanization key, Krang Kokir by the looser one (a
     // silent r), the village of Haong Samnom; not Krang (Kraing alone) of the same commune with Koki left over.
