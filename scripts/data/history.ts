@@ -223,7 +223,11 @@ function nameBefore(note: string): UnitEvent['name_before'] {
  * Former parents that the NCDD notes state in words no rule reads reliably, and the reforms before pumi's history
  * (2016). Matched against the Official Note; each entry's `why` is its evidence.
  */
-export const CURATED_FORMER_PARENTS: readonly { id: string; note: RegExp; level?: Level; former: string[]; why: string }[] = [
+/**
+ * Former parents a note states in words, or (`reference` and `codes`) that the legal act a row cites says, where
+ * that act's number is shared by another act and the codes tell them apart.
+ */
+export const CURATED_FORMER_PARENTS: readonly { id: string; note: RegExp; reference?: RegExp; codes?: RegExp; level?: Level; former: string[]; why: string }[] = [
   {
     id: 'tboung-khmum-2013',
     note: /Move to Tboung Khmum/,
@@ -246,6 +250,17 @@ export const CURATED_FORMER_PARENTS: readonly { id: string; note: RegExp; level?
     former: ['1207'],
     why: 'Sub-decree 577 of 25 Dec 2013 made Khan Chroy Changvar (1210) from the sangkats of Khan Russey Keo (1207) on ' +
       'the Chroy Changvar peninsula; the NCDD export notes "Sub Degree 577 on 25 Dec 2013 Move to Chraoy Chongvar".',
+  },
+  {
+    id: 'sen-sok-2010',
+    note: /^$/,
+    reference: /^អនុក្រឹត្យលេខ០៣ អនក្រ\.បក$/,
+    codes: /^1208\d\d$/,
+    level: 'commune',
+    former: ['1207'],
+    why: 'Sub-decree No. 03 ANKr.BK of 2010 made Khan Sen Sok (1208) from the sangkats Phnom Penh Thmei, Tuek Thla and ' +
+      'Khmuonh of Khan Russey Keo (1207); the NCDD export cites it as the reference of Khan Sen Sok and of these three ' +
+      'sangkats, with no note (its Boeng Keng Kang rows cite a sub-decree of the same number, of 2019).',
   },
   {
     id: 'kampong-leav-2011',
@@ -341,7 +356,8 @@ export function buildHistory(units: readonly Unit[], sources: HistorySources, ve
     const kind = classifyNote(row.note, row.reference);
     // Nearly every village row cites only the founding prakas (No. 493 of 2001): kept for districts and communes.
     if (kind === 'recorded' && row.code.length === 8) continue;
-    const curated = CURATED_FORMER_PARENTS.filter((c) => c.note.test(row.note) && (!c.level || c.level === LEVEL_OF_LENGTH[row.code.length]));
+    const curated = CURATED_FORMER_PARENTS.filter((c) => c.note.test(row.note) && (!c.reference || c.reference.test(row.reference))
+      && (!c.codes || c.codes.test(row.code)) && (!c.level || c.level === LEVEL_OF_LENGTH[row.code.length]));
     const explicit = /\b(\d{4}) Move to (\d{4})\b/.exec(row.note);
     const stated = formerParentStated(row.note);
     const statedCode = stated && LEVEL_OF_LENGTH[row.code.length] !== 'province' ? codeOfStated(stated, row.code, units) : null;

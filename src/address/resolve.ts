@@ -1259,6 +1259,17 @@ export class AddressResolver {
         return [{ top: above.named, mentions: [...kept, above.other], former: best.former, postal: best.postal,
           score: best.score - dropped + above.other.weight, tied: undefined }, ...readings];
       }
+      // Two villages, each with its commune, of one district not named, the pairs joined by និង or "and": the district.
+      const paired = named ? this.pairedCommune(best, named, mentions, text) : undefined;
+      if (paired) {
+        const district: Mention = { u: this.parent[parent]!, start: -1, end: -1, how: named!.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
+        // The other commune's village, where its pair names one of its villages.
+        const village = mentions.find((m) => this.parent[m.u] === paired.u && m.hint === 'village' && isSpelt(m) && m.start >= 0
+          && !overlaps(m, paired) && !best.mentions.some((used) => overlaps(used, m)));
+        const pair = village ? [village, paired] : [paired];
+        return [{ top: district, mentions: [...best.mentions, ...pair], former: best.former, postal: best.postal,
+          score: best.score + pair.reduce((sum, m) => sum + m.weight, 0), tied: undefined }, ...readings];
+      }
       // Two villages of one district in two communes, neither commune named: the district.
       const cousin = named ? undefined : this.anotherCousin(best, mentions);
       if (!cousin) return readings;
@@ -1389,6 +1400,26 @@ export class AddressResolver {
       if (child >= 0 && child !== best.top.u) return this.mention(child, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
     }
     return undefined;
+  }
+
+  /**
+   * When the best reading is a village named with its unit word and its commune after the commune's (`named`), the
+   * district not named, another commune of that district named after its own unit word, before or after the pair and
+   * joined to it by និង or "and" (ភូមិថ្មស ឃុំគោកពោធិ៍ និងភូមិព្រៃម្លប់ ឃុំដូងខ្ពស់): its mention (see aboutTheParent).
+   */
+  private pairedCommune(best: Reading, named: Mention, mentions: readonly Mention[], text: string): Mention | undefined {
+    if (this.depth[best.top.u] !== VILLAGE_DEPTH || best.top.hint !== 'village' || named.hint !== 'commune' || named.start < 0) return undefined;
+    const district = this.parent[named.u]!;
+    if (best.mentions.some((m) => m.u === district)) return undefined;
+    const from = Math.min(best.top.start, named.start);
+    const to = Math.max(best.top.end, named.end);
+    // The text between the pair and the other commune, before or after it.
+    const gap = (m: Mention) => m.start >= to ? text.slice(to, m.start) : m.end <= from ? text.slice(m.end, from) : null;
+    return mentions.find((m) => {
+      if (m.u === named.u || this.parent[m.u] !== district || this.depth[m.u] !== LEVEL_DEPTH.commune || m.hint !== 'commune' || !isSpelt(m) || m.start < 0) return false;
+      const between = gap(m);
+      return between !== null && between.length <= PAIR_GAP_MAX && /និង|\band\b|&/i.test(between) && !best.mentions.some((used) => overlaps(used, m));
+    });
   }
 
   /**
@@ -1624,14 +1655,34 @@ export class AddressResolver {
     if (latin === undefined || level === 'province' || level === 'village') return undefined;
     const parent = this.ancestorAt(top.u, LEVEL_DEPTH[level] - 1);
     if (!reading.mentions.some((m) => m.u === parent)) return undefined;
+    // A reading that names a unit of the word's level already has it (Phum 6 Village Phsar Thmei Ti Muoy Quarter).
+    if (reading.mentions.some((m) => m !== top && LEVELS[this.depth[m.u]!] === level)) return undefined;
     const province = this.ancestorAt(parent, 0);
     for (const m of mentions) {
       if (m.start === top.start && m.end === top.end && LEVELS[this.depth[m.u]!] === level && this.ancestorAt(m.u, 0) === province) return undefined;
     }
     const words = tokens.latin.slice(latin.from, latin.to).map((w) => w.word);
-    const child = this.childByPart(parent, normaliseNumbers(words).join(' '));
+    let child = this.childByPart(parent, normaliseNumbers(words).join(' '));
+    let span = latin;
+    if (child < 0) {
+      // Or the whole piece the name is part of, as a near spelling of one of the parent's children ("Boeng Leav commune,
+      // Santuk district": Leav is a village of Santuk, Boeng Leav its commune Boeng Lvea).
+      const all = tokens.latin;
+      let from = latin.from;
+      let to = latin.to;
+      while (from > 0 && all[from - 1]!.unit === null && !all[from - 1]!.filler && all[from - 1]!.segment === all[latin.from]!.segment) from--;
+      while (to < all.length && all[to]!.unit === null && !all[to]!.filler && all[to]!.segment === all[latin.from]!.segment) to++;
+      if (from === latin.from && to === latin.to || to - from > MAX_LATIN_SPAN) return undefined;
+      // A piece that names a child of the parent has that child's own reading.
+      for (const m of mentions) if (m.latin !== undefined && m.latin.from === from && m.latin.to === to && this.parent[m.u] === parent) return undefined;
+      const text = normaliseNumbers(all.slice(from, to).map((w) => w.word)).join(' ');
+      const near = this.nearestChild(parent, { text });
+      child = near >= 0 && near < LOOSE_ONLY ? near : this.soundsLikeChild(parent, text);
+      span = { from, to };
+    }
     if (child < 0 || this.isAncestor(child, top.u)) return undefined;
-    const m = this.mention(child, top.start, top.end, 'typo', level, top.chars, top.chars, undefined, latin);
+    const chars = span === latin ? top.chars : compact(tokens.latin.slice(span.from, span.to).map((w) => w.word)).length;
+    const m = this.mention(child, tokens.latin[span.from]!.start, tokens.latin[span.to - 1]!.end, 'typo', level, chars, chars, undefined, span);
     return { top: m, mentions: [m, ...reading.mentions.filter((x) => x !== top)], former: reading.former, postal: reading.postal,
       score: reading.score - top.weight + m.weight, tied: undefined };
   }
@@ -1654,17 +1705,18 @@ export class AddressResolver {
       for (const reading of frontier) {
         if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
-        if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
-        // What completing can add at most: first for any reading of its level (completionCap), then from this one's
-        // pieces (a child named by the longest, then, in the first round and above a commune, a grandchild by the next).
         const depth = LEVEL_DEPTH[top.level];
-        if (reading.score + completionCapAt(completable, depth) < floor) continue;
         // A name its unit word says is of a higher level than the unit read, under a parent named: that parent's child of
-        // the word's level by part of its name, where no unit of that level is spelt so ("Trabek district, Prey Veng").
+        // the word's level by part of its name, where no unit of that level is spelt so ("Trabek district, Prey Veng"),
+        // or by the whole piece the name is part of ("Boeng Leav commune, Santuk district": not the village Leav).
         if (round === 0 && reading.top.hint !== null && LEVEL_DEPTH[reading.top.hint] < depth) {
           const above = this.childOfTheWordsLevel(reading, tokens, mentions);
           if (above) next.push(above);
         }
+        if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
+        // What completing can add at most: first for any reading of its level (completionCap), then from this one's
+        // pieces (a child named by the longest, then, in the first round and above a commune, a grandchild by the next).
+        if (reading.score + completionCapAt(completable, depth) < floor) continue;
         const pieces = this.pieces(reading, tokens);
         if (reading.score + completionGain(pieces, round === 0 && depth < LEVEL_DEPTH.commune ? 2 : 1) < floor) continue;
         for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
@@ -2634,6 +2686,9 @@ const TRAILING = new Set(['province', 'district', 'commune', 'village', 'provinc
  * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
  * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
  */
+/** Most characters between the first village-and-commune pair and the second commune (see pairedCommune). */
+const PAIR_GAP_MAX = 60;
+
 /** Fewest consonants a Latin name's skeleton (latinSkeleton) needs to be read by sound. */
 const LATIN_SOUND_MIN = 3;
 

@@ -603,6 +603,13 @@ describe('address resolver: warnings', () => {
     assert.equal(c.matched.find((m) => m.code === '1201')?.how, 'former');
   });
 
+  it('FORMER_PARENT: Khan Russey Keo for a sangkat of Sen Sok, made from it in 2010 (the unit history\'s curated entry)', () => {
+    const c = top('#322P, St. 271Z, Terk Tla, Khan Resey Keo, Phnom Penh')!;
+    assert.equal(c.unit.code, '120802');
+    assert.deepEqual(c.warnings.map((w) => w.code), ['FORMER_PARENT']);
+    assert.equal(c.matched.find((m) => m.code === '1207')?.how, 'former');
+  });
+
   it('FORMER_PARENT: a former parent named with its own unit word outweighs the current one read from a span another unit word owns', () => {
     // Bavet (200802) was a commune of Chantrea (2001) before Krong Bavet (2008); "Phum Bavet" is no name of the krong.
     const c = top('Phum Bavet, Khum Bavet, Srok Chantrea')!;
@@ -781,6 +788,18 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Sangkat Tonle Basak, Sangkat Boeng Trabaek')!.unit.level, 'commune');
   });
 
+  it('answers the district for two villages, each with its commune, the pairs joined by និង or "and", the district not named', () => {
+    // Thma Sa of Kouk Pou and Prey Mlob of Doung Khpos: two communes of Borei Cholsar.
+    for (const q of ['ភូមិថ្មស ឃុំគោកពោធិ៍ និងភូមិព្រៃម្លប់ ឃុំដូងខ្ពស់', 'Thmar Sa village, Kok Pou commune and Prey Mlob village, Doung Khpos commune']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '2103', q);
+      assert.deepEqual(c.matched.map((m) => m.code), ['21030508', '210305', '21030312', '210303'], q);
+      assert.deepEqual(c.unmatched, [], q);
+    }
+    // Not joined: the second pair's village.
+    assert.equal(top('ភូមិថ្មស ឃុំគោកពោធិ៍ ភូមិព្រៃម្លប់ ឃុំដូងខ្ពស់')!.unit.level, 'village');
+  });
+
   it('answers the province for two of its districts, each after its unit word, though a village of one is in the other\'s name', () => {
     // មន and Mon: a village of Samraong Tong.
     for (const q of ['ក្នុងក្រុងច្បារមន និងស្រុកសំរោងទង ខេត្តកំពង់ស្ពឺ', 'Krong Chbar Mon and Srok Samraong Tong, Kampong Speu']) {
@@ -814,6 +833,15 @@ describe('address resolver: warnings', () => {
     // With the commune's unit word, the commune; with no parent named, nothing to read the part under.
     assert.equal(top('Trabaek commune, Prey Veng')!.unit.code, '140208');
     assert.notEqual(top('Trabek district')!.unit.code, '1403');
+  });
+
+  it('reads the whole piece a village\'s name is part of as the named parent\'s child of the level its unit word says', () => {
+    // Leav is a village of Santuk; "Boueng Leav commune" is its commune Boeng Lvea, not Ponley of other provinces.
+    const c = top('Boueng Leav commune, Santuk district')!;
+    assert.equal(c.unit.code, '060701');
+    assert.deepEqual(c.matched.map((m) => [m.text, m.code, m.how]), [['Boueng Leav', '060701', 'typo'], ['Santuk', '0607', 'exact']]);
+    // A piece that names a child of the parent as spelt keeps its own reading (the village Phum 6 of Boeng Keng Kang 3).
+    assert.equal(top('Phum 6 Village Boeng Keng Kang Ti Bei Quarter Boeng Keng Kang Section Phnom Penh Province')!.unit.code, '12130306');
   });
 
   it('answers the grandparent named where a plural unit word lists units of two of its children', () => {

@@ -92,6 +92,13 @@ describe('unit history (data/history.json)', async () => {
     assert.equal(moved.instrument, 'Royal Degree 1445');
     assert.deepEqual(moved.former_parents, ['03']);
     assert.ok(moved.sources.some((s) => s.source === 'curated' && s.ref === 'tboung-khmum-2013'));
+    // Sen Sok's first sangkats, from Russey Keo: the act the export cites, told from Boeng Keng Kang's of the same number
+    // by the codes.
+    for (const code of ['120801', '120802', '120803']) {
+      assert.ok(g.historyOf(code).some((e) => e.former_parents.includes('1207') && e.sources.some((s) => s.ref === 'sen-sok-2010')), code);
+    }
+    assert.deepEqual(g.formerParentsOf('121301').includes('1207'), false);
+    assert.deepEqual(g.formerParentsOf('120808'), []); // made later, not from Russey Keo
     // A retired code's history ends with its retirement.
     assert.equal(g.historyOf('0505').at(-1)?.event, 'retired');
     assert.deepEqual(g.historyOf('99'), []);
