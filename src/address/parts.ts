@@ -95,6 +95,8 @@ const RULES: Rule[] = [
   { kind: 'borey', pattern: new RegExp(`(?<![${KH}])បុរី\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
   // Building, floor, room: kept as written up to the next comma.
   { kind: 'building', pattern: /\b(?:Building|Bldg|Tower|Floor|Fl|Room|Rm|Unit)\b\.?\s?[A-Za-z0-9#-]{0,12}/gi, needs: LATIN },
+  // អគារលេខ១៣ (building 13: no village ១៣), បន្ទប់ 5, ជាន់ទី៣ (a floor: ជាន់ alone is in names, អូរបីជាន់).
+  { kind: 'building', pattern: new RegExp(`(?<![${KH}])(?:(?:អគារ|បន្ទប់)(?:\\s?លេខ)?|ជាន់\\s?(?:ទី|លេខ))\\s?[A-Za-z]{0,2}\\d{1,5}[A-Za-z]{0,2}`, 'g'), needs: DIGIT_KHMER },
   // Legacy 5-digit postal codes, after house numbers and streets have taken their digits.
   { kind: 'legacy_postal_code', pattern: /(?<![\d\-/#])\d{5}(?![\d\-/])/g, needs: DIGIT },
 ];

@@ -551,27 +551,41 @@ export class AddressResolver {
       const to = k + 1 < unitWords.length ? unitWords[k + 1]!.start : text.length;
       if (to - from < KHMER_TYPO_MIN || foundWhole?.has(from * SPAN_KEY + to)) continue;
       if (!budget.typoLookup()) return;
-      const chars = to - from;
-      const before = out.length;
-      for (const near of this.khmerTypo.near(text.slice(from, to))) {
-        for (const u of this.tables.khmerExact.get(near) ?? []) {
-          if (LEVELS[this.depth[u]!] !== w.level || budget.full()) continue;
-          out.push(this.mention(u, run.offsets[from]!, run.ends[to - 1]!, 'typo', w.level, chars, chars, { run: r, from, to }, undefined));
-        }
-      }
-      // None a letter off: the one unit of that level whose name has the same consonants by sound, vowels and signs
-      // aside (ស្រុកអន្លុងវែង: អន្លង់វែង, Anlong Veaeng), for four consonants or more.
-      if (out.length === before && !budget.full()) {
-        const sound = khmerSkeleton(text.slice(from, to));
-        const alike = sound.length >= 4 ? this.soundsAboveMap.get(sound) : undefined;
-        let found = -1;
-        for (const u of alike ?? []) {
-          if (LEVELS[this.depth[u]!] !== w.level) continue;
-          found = found === -1 ? u : -2;
-        }
-        if (found >= 0) out.push(this.mention(found, run.offsets[from]!, run.ends[to - 1]!, 'typo', w.level, chars, chars, { run: r, from, to }, undefined));
+      if (this.khmerTypoAt(run, r, w.level, from, to, out, budget)) continue;
+      // Nothing for the piece up to the next unit word: up to the first space in it, where a name without its unit word
+      // follows (សង្កាត់ស្វាយដង្កុំ សៀមរាប: the province after the space).
+      let cut = from + KHMER_TYPO_MIN;
+      while (cut < to && run.offsets[cut]! <= run.ends[cut - 1]!) cut++;
+      if (cut < to && !foundWhole?.has(from * SPAN_KEY + cut) && budget.typoLookup()) this.khmerTypoAt(run, r, w.level, from, cut, out, budget);
+    }
+  }
+
+  /**
+   * Mentions by typo of the Khmer piece [from, to) of a run as a unit of `level`: a letter off, or else the one unit of
+   * that level whose name has the same consonants by sound, vowels and signs aside (ស្រុកអន្លុងវែង: អន្លង់វែង, Anlong
+   * Veaeng), for four consonants or more. Whether any was found.
+   */
+  private khmerTypoAt(run: KhmerRun, r: number, level: Level, from: number, to: number, out: Mention[], budget: MentionBudget): boolean {
+    const { text } = run;
+    const chars = to - from;
+    const before = out.length;
+    for (const near of this.khmerTypo.near(text.slice(from, to))) {
+      for (const u of this.tables.khmerExact.get(near) ?? []) {
+        if (LEVELS[this.depth[u]!] !== level || budget.full()) continue;
+        out.push(this.mention(u, run.offsets[from]!, run.ends[to - 1]!, 'typo', level, chars, chars, { run: r, from, to }, undefined));
       }
     }
+    if (out.length === before && !budget.full()) {
+      const sound = khmerSkeleton(text.slice(from, to));
+      const alike = sound.length >= 4 ? this.soundsAboveMap.get(sound) : undefined;
+      let found = -1;
+      for (const u of alike ?? []) {
+        if (LEVELS[this.depth[u]!] !== level) continue;
+        found = found === -1 ? u : -2;
+      }
+      if (found >= 0) out.push(this.mention(found, run.offsets[from]!, run.ends[to - 1]!, 'typo', level, chars, chars, { run: r, from, to }, undefined));
+    }
+    return out.length > before;
   }
 
   /**

@@ -314,6 +314,13 @@ describe('address resolver: candidate fields', () => {
     assert.notEqual(top('ស្រុកស្រែរនុង')?.unit.level, 'district');
   });
 
+  it('reads a misspelt name after a unit word up to a space, where a name without its unit word follows', () => {
+    // ស្វាយដង្កុំ: Svay Dankum (ស្វាយដង្គំ) a letter off, then the province's name with no unit word.
+    const c = top('ភូមិថ្មី សង្កាត់ស្វាយដង្កុំ សៀមរាប កម្ពុជា')!;
+    assert.equal(c.unit.code, '17100206');
+    assert.deepEqual(c.matched.map((m) => [m.text, m.how]).slice(0, 2), [['ថ្មី', 'exact'], ['ស្វាយដង្កុំ', 'typo']]);
+  });
+
   it('reads a Latin name after a unit word by its consonants where no unit of that level was read on it', () => {
     // Laboeuk: the village La Bak by the romanization key, two letters from Lbaeuk; "commune" says the level.
     const c = top('Laboeuk commune')!;
@@ -505,6 +512,12 @@ describe('address resolver: candidate fields', () => {
     const km = findParts('ក្រុមទី3 ផ្លូវជាតិលេខ5 ផ្ទះលេខ12');
     assert.deepEqual([km.parts.group, km.parts.street, km.parts.house_number], ['3', 'National Road 5', '12']);
     assert.equal(findParts('Phnom Penh 12000').parts.legacy_postal_code, '12000');
+    // A building's number in Khmer is no village number; ជាន់ (floor) only with ទី or លេខ (it is in names: អូរបីជាន់).
+    const building = resolver().resolve('អគារលេខ ១៣ មហាវិថីព្រះមុនីវង្ស សង្កាត់ស្រះចក ខណ្ឌដូនពេញ រាជធានីភ្នំពេញ 120210');
+    assert.equal(building.parts.building, 'អគារលេខ 13');
+    assert.equal(building.candidates[0]!.unit.code, '120210');
+    assert.equal(findParts('ជាន់ទី3 ភូមិ១').parts.building, 'ជាន់ទី3');
+    assert.equal(findParts('ភូមិអូរបីជាន់ 2').parts.building, null);
   });
 
   it('finds each kind of part in text of one script only, with or without digits', () => {
