@@ -1257,7 +1257,7 @@ export class AddressResolver {
     }
     const listed = this.pluralList(best, mentions, tokens.latin);
     if (listed) return [listed, ...readings];
-    const other = this.anotherSibling(best, mentions, named !== undefined, pluralBefore(tokens.latin, best.top), text)
+    const other = this.anotherSibling(best, mentions, named !== undefined, pluralBefore(tokens.latin, best.top), text, tokens.latin)
       ?? (named ? this.siblingByPiece(best, tokens) : undefined);
     // "Ta Kheng and Pong Kreal villages": a plural unit word after the name says the address names several units of its
     // level, of which only this one was found: the parent named is the answer, the unit stays in what matched.
@@ -1458,7 +1458,8 @@ export class AddressResolver {
    * district not named, another after its own unit word joined to the first by និង or "and" (see joinedTo): that
    * sibling's mention (see aboutTheParent).
    */
-  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean, plural: boolean, text: string): Mention | undefined {
+  private anotherSibling(best: Reading, mentions: readonly Mention[], parentNamed: boolean, plural: boolean, text: string,
+    words?: readonly LatinWord[]): Mention | undefined {
     const depth = this.depth[best.top.u]!;
     const parent = this.parent[best.top.u]!;
     if (depth === LEVEL_DEPTH.village) {
@@ -1475,9 +1476,15 @@ export class AddressResolver {
     // After a plural unit word ("two communes (Sre Kor and Kamphun)"), the names it lists need no word of their own;
     // with the parent not named, only a name joined to the first by និង or "and", each after its unit word
     // (ឃុំព្រែកអំបិល កោះខែល និងឃុំទឹកវិល: the district).
-    return mentions.find((m) => m.u !== best.top.u && this.parent[m.u] === parent && this.depth[m.u] === depth
-      && isSpelt(m) && (m.hint === level || (plural && parentNamed && m.hint === null)) && m.start >= 0
-      && (parentNamed || joinedTo(text, best.top, m)) && !best.mentions.some((used) => overlaps(used, m)));
+    // "Batheay and Me Pring commune": the name right before "and" needs no word of its own either.
+    // "Batheay and Me Pring commune": the name right before "and" needs no word of its own either, and may be the one the
+    // reading took for the parent (Batheay is also the district).
+    return mentions.find((m) => {
+      if (m.u === best.top.u || this.parent[m.u] !== parent || this.depth[m.u] !== depth || !isSpelt(m) || m.start < 0) return false;
+      const shared = m.hint === null && words !== undefined && listedBefore(words, m, best.top);
+      return (m.hint === level || (plural && parentNamed && m.hint === null) || shared) && (parentNamed || joinedTo(text, best.top, m))
+        && !best.mentions.some((used) => overlaps(used, m) && !(shared && used.u === parent && used.start === m.start && used.end === m.end));
+    });
   }
 
   /**
@@ -2638,6 +2645,18 @@ function pluralAfter(words: readonly LatinWord[], m: Mention): boolean {
   if (m.latin === undefined) return false;
   const after = words[m.latin.to];
   return after !== undefined && after.segment === words[m.latin.to - 1]!.segment && PLURAL_UNIT_WORDS.has(after.word) && after.unit === m.hint;
+}
+
+/**
+ * Whether Latin mention `m` is right before "and" (or &) and `m2` right after it, `m2`'s unit word after it: the two
+ * names share it ("Batheay and Me Pring commune").
+ */
+function listedBefore(words: readonly LatinWord[], m: Mention, m2: Mention): boolean {
+  if (m.latin === undefined || m2.latin === undefined || m2.latin.from !== m.latin.to + 1) return false;
+  const and = words[m.latin.to]!;
+  const after = words[m2.latin.to];
+  return (and.word === 'and' || and.word === '&') && and.segment === words[m.latin.to - 1]!.segment && and.segment === words[m2.latin.from]!.segment
+    && after !== undefined && after.unit === m2.hint && after.segment === and.segment;
 }
 
 /** Whether "and" or និង is between two mentions, within 30 characters (the second of a list of two or three). */

@@ -801,6 +801,15 @@ describe('address resolver: warnings', () => {
     assert.equal(top('Sangkat Tonle Basak, Sangkat Boeng Trabaek')!.unit.level, 'commune');
   });
 
+  it('answers the district for two of its communes sharing one unit word after "and"', () => {
+    // Batheay is a commune and the district: with Me Pring, two communes of it.
+    const c = top('DBST road in Batheay and Me Pring commune')!;
+    assert.equal(c.unit.code, '0301');
+    assert.deepEqual(c.matched.map((m) => m.code), ['030101', '030105']);
+    // A word before "and" that names no commune of that district: the commune.
+    assert.equal(top('market and Me Pring commune')!.unit.code, '030105');
+  });
+
   it('answers the district for two villages, each with its commune, the pairs joined by និង or "and", the district not named', () => {
     // Thma Sa of Kouk Pou and Prey Mlob of Doung Khpos: two communes of Borei Cholsar.
     for (const q of ['ភូមិថ្មស ឃុំគោកពោធិ៍ និងភូមិព្រៃម្លប់ ឃុំដូងខ្ពស់', 'Thmar Sa village, Kok Pou commune and Prey Mlob village, Doung Khpos commune']) {
