@@ -623,9 +623,10 @@ export class AddressResolver {
 
   /**
    * Mentions by sound of the Latin pieces a unit word of a commune or above announces, where no mention of that level
-   * was read on them (a village of another spelling may be: Laboeuk, La Bak by the key, is Lbaeuk commune): the one
-   * unit of that level whose name has the same consonants (latinSkeleton: Boueng Leav for Boeng Lvea), vowels aside, for
-   * three consonants or more and five letters or more. As khmerTypoMentions does for Khmer names.
+   * was read on them other than by the key (a unit of another level may be: Laboeuk, La Bak by the key, is Lbaeuk
+   * commune; a key's reading of that level may be far off: Boeng Leav, Ponley by a key a letter off): the one
+   * unit of that level whose name has the same consonants (latinSkeleton: lpk for both), vowels aside, for three
+   * consonants or more and five letters or more. As khmerTypoMentions does for Khmer names.
    */
   private soundsLikeAbove(words: readonly LatinWord[], first: number, out: Mention[], budget: MentionBudget): void {
     for (let a = 0; a < words.length;) {
@@ -1476,7 +1477,6 @@ export class AddressResolver {
     // After a plural unit word ("two communes (Sre Kor and Kamphun)"), the names it lists need no word of their own;
     // with the parent not named, only a name joined to the first by និង or "and", each after its unit word
     // (ឃុំព្រែកអំបិល កោះខែល និងឃុំទឹកវិល: the district).
-    // "Batheay and Me Pring commune": the name right before "and" needs no word of its own either.
     // "Batheay and Me Pring commune": the name right before "and" needs no word of its own either, and may be the one the
     // reading took for the parent (Batheay is also the district).
     return mentions.find((m) => {
@@ -2714,11 +2714,6 @@ const ENGLISH_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village'
 const TRAILING = new Set(['province', 'district', 'commune', 'village', 'provinces', 'districts', 'communes', 'villages', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
   'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum', 'dorf', 'gemeinde', 'distrikt', 'bezirk', 'provinz']);
 
-/**
- * A looser romanization key for anglicised spellings the index's key keeps apart: an r after a vowel and before a
- * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
- * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
- */
 /** Most characters between the first village-and-commune pair and the second commune (see pairedCommune). */
 const PAIR_GAP_MAX = 60;
 
@@ -2728,7 +2723,7 @@ const LATIN_SOUND_MIN = 3;
 /**
  * The consonants of Latin words as the romanization key reads them (ch, kh, th, ph as one; d as t, b as p, g as k), h
  * and vowels aside, each run of one letter as one, across words: Boueng Leav and Boeng Lvea are pnklv, Laboeuk and
- * Lbaeuk lpk. Coarser than the loose key (it also drops the order of vowels and consonants), so it is asked only for a
+ * Lbaeuk lpk. Coarser than the loose key (it drops the vowels), so it is asked only for a
  * piece its unit word gives a level, and answers only where one unit of that level has it.
  */
 export function latinSkeleton(words: readonly string[]): string {
@@ -2741,6 +2736,11 @@ export function latinSkeleton(words: readonly string[]): string {
   return out;
 }
 
+/**
+ * A looser romanization key for anglicised spellings the index's key keeps apart: an r after a vowel and before a
+ * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
+ * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
+ */
 export function looseKey(words: readonly string[]): string {
   const kept = words.length > 1 ? words.filter((w) => w !== 'khang') : words;
   return romanizationKey(kept.map((w) => w.replace(/ck/g, 'k')))
