@@ -544,6 +544,7 @@ export class AddressResolver {
    */
   private khmerTypoMentions(run: KhmerRun, r: number, foundWhole: ReadonlySet<number> | undefined, out: Mention[], budget: MentionBudget): void {
     const { unitWords, text } = run;
+    let cuts = 0;
     for (let k = 0; k < unitWords.length; k++) {
       const w = unitWords[k]!;
       if (w.level === 'village') continue;
@@ -551,12 +552,15 @@ export class AddressResolver {
       const to = k + 1 < unitWords.length ? unitWords[k + 1]!.start : text.length;
       if (to - from < KHMER_TYPO_MIN || foundWhole?.has(from * SPAN_KEY + to)) continue;
       if (!budget.typoLookup()) return;
-      if (this.khmerTypoAt(run, r, w.level, from, to, out, budget)) continue;
+      if (this.khmerTypoAt(run, r, w.level, from, to, out, budget) || cuts >= KHMER_TYPO_CUTS) continue;
       // Nothing for the piece up to the next unit word: up to the first space in it, where a name without its unit word
-      // follows (សង្កាត់ស្វាយដង្កុំ សៀមរាប: the province after the space).
+      // follows (សង្កាត់ស្វាយដង្កុំ សៀមរាប: the province after the space); for the first few such pieces of a run.
       let cut = from + KHMER_TYPO_MIN;
       while (cut < to && run.offsets[cut]! <= run.ends[cut - 1]!) cut++;
-      if (cut < to && !foundWhole?.has(from * SPAN_KEY + cut) && budget.typoLookup()) this.khmerTypoAt(run, r, w.level, from, cut, out, budget);
+      if (cut < to && !foundWhole?.has(from * SPAN_KEY + cut) && budget.typoLookup()) {
+        cuts++;
+        this.khmerTypoAt(run, r, w.level, from, cut, out, budget);
+      }
     }
   }
 
@@ -2713,6 +2717,9 @@ const ENGLISH_UNIT_WORDS = new Set(['province', 'district', 'commune', 'village'
 /** English unit words that follow the name (Kampot Province, Chamkar Mon District, Siem Reap City). */
 const TRAILING = new Set(['province', 'district', 'commune', 'village', 'provinces', 'districts', 'communes', 'villages', 'city', 'capital', 'municipality', 'town', 'quarter', 'khan', 'srok', 'krong',
   'khet', 'khaet', 'sangkat', 'khum', 'phum', 'phoum', 'dorf', 'gemeinde', 'distrikt', 'bezirk', 'provinz']);
+
+/** Pieces of a Khmer run read with a typo up to their first space, at most (see khmerTypoMentions). */
+const KHMER_TYPO_CUTS = 2;
 
 /** Most characters between the first village-and-commune pair and the second commune (see pairedCommune). */
 const PAIR_GAP_MAX = 60;
