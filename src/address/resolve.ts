@@ -1695,8 +1695,10 @@ export class AddressResolver {
       const all = tokens.latin;
       let from = latin.from;
       let to = latin.to;
-      while (from > 0 && all[from - 1]!.unit === null && !all[from - 1]!.filler && all[from - 1]!.segment === all[latin.from]!.segment) from--;
-      while (to < all.length && all[to]!.unit === null && !all[to]!.filler && all[to]!.segment === all[latin.from]!.segment) to++;
+      const segment = all[latin.from]!.segment;
+      const name = (w: LatinWord) => w.unit === null && !w.filler && w.segment === segment;
+      while (from > 0 && to - from <= MAX_LATIN_SPAN && name(all[from - 1]!)) from--;
+      while (to < all.length && to - from <= MAX_LATIN_SPAN && name(all[to]!)) to++;
       if (from === latin.from && to === latin.to || to - from > MAX_LATIN_SPAN) return undefined;
       // A piece that names a child of the parent has that child's own reading.
       for (const m of mentions) if (m.latin !== undefined && m.latin.from === from && m.latin.to === to && this.parent[m.u] === parent) return undefined;
