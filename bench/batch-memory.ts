@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from './ports.js';
-import { benchmarkStore, cpuSeconds, START_FLAGS, statusMb } from './server-process.js';
+import { benchmarkStore, cpuSeconds, START_ENTRY, START_FLAGS, statusMb } from './server-process.js';
 import { median } from './stats.js';
 
 const { values: flags, positionals } = parseArgs({
   options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' } }, allowPositionals: true,
 });
-const builds = positionals.length ? positionals : ['dist/server.js'];
+const builds = positionals.length ? positionals : [START_ENTRY];
 const root = new URL('..', import.meta.url).pathname;
 
 const cpuMs = (pid: number) => cpuSeconds(pid) * 1000;

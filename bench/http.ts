@@ -40,7 +40,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from './ports.js';
 import { loadGazetteer } from '../src/gazetteer/load.js';
-import { benchmarkStore, cpuSeconds, START_FLAGS, statusMb } from './server-process.js';
+import { benchmarkStore, cpuSeconds, START_ENTRY, START_FLAGS, statusMb } from './server-process.js';
 import { median, medianInterval } from './stats.js';
 
 const { values: flags } = parseArgs({
@@ -333,12 +333,12 @@ async function main(): Promise<void> {
   // Time from process start to the first successful (keyed) request, on fresh processes.
   const startups: number[] = [];
   for (let i = 0; i < SETTINGS.startups; i++) {
-    const server = await start('kh-address', ['dist/server.js'], targetEnv, probe);
+    const server = await start('kh-address', [START_ENTRY], targetEnv, probe);
     startups.push(server.readyMs);
     await stop(server);
   }
 
-  const target = await start('kh-address', ['dist/server.js'], targetEnv, probe);
+  const target = await start('kh-address', [START_ENTRY], targetEnv, probe);
   const hello = await start('hello-world', ['bench/baseline-server.mjs'], {}, { path: '/' });
   const open = quick ? undefined : await start('no key gate', ['bench/open-server.mjs'], {}, { path: '/v1/provinces' });
   const variant = flags.variant ? await start('variant', [flags.variant], targetEnv, probe) : undefined;

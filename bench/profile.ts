@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { countServer, printCounts, type Counted } from './callgrind.js';
 import { freePort } from './ports.js';
-import { benchmarkStore, cpuSeconds, START_FLAGS } from './server-process.js';
+import { benchmarkStore, cpuSeconds, START_ENTRY, START_FLAGS } from './server-process.js';
 
 const { values: flags } = parseArgs({
   options: {
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
     // About 50 times slower under valgrind: the load shedder would refuse (its threshold, not its check, is raised),
     // and the usage flush, once a second, would come 50 times as often per request as at full speed.
     const slowEnv = { ...serviceEnv, MAX_EVENT_LOOP_DELAY_MS: '60000', USAGE_FLUSH_MS: '50000', SHUTDOWN_TIMEOUT_MS: '120000' };
-    contenders.push(['kh-address', await countServer({ ...common, name: 'kh-address', nodeArgs: [...START_FLAGS, 'dist/server.js'], env: slowEnv, onReady: capture })]);
+    contenders.push(['kh-address', await countServer({ ...common, name: 'kh-address', nodeArgs: [...START_FLAGS, START_ENTRY], env: slowEnv, onReady: capture })]);
     if (flags.variant) contenders.push(['variant', await countServer({ ...common, name: 'variant', nodeArgs: [...START_FLAGS, flags.variant], env: slowEnv })]);
     contenders.push(['same bytes', await countServer({ ...common, name: 'same-bytes', nodeArgs: [...START_FLAGS, 'bench/same-bytes-server.mjs'], env: { RESPONSES: responses } })]);
     console.log(`${path} with a key; pipelining ${flags.pipelining}, ${flags.connections} connections; under valgrind --tool=callgrind, `
@@ -223,7 +223,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const service = await profileServer(dir, 'kh-address', ['dist/server.js'], serviceEnv, path, headers, capture);
+  const service = await profileServer(dir, 'kh-address', [START_ENTRY], serviceEnv, path, headers, capture);
   // The same requests (path and key header) as kh-address got: the same bytes in and out.
   const reference = await profileServer(dir, 'same-bytes', ['bench/same-bytes-server.mjs'], { RESPONSES: responses }, path, headers);
 

@@ -11,9 +11,13 @@ import { openStore } from '../src/keys/open-store.js';
 
 const root = new URL('..', import.meta.url).pathname;
 
+const startWords = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+
 /** The node flags of `npm start` (package.json), given to every server measured, references included. */
-export const START_FLAGS = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((word) => word.startsWith('--'));
+export const START_FLAGS = startWords.filter((word) => word.startsWith('--'));
+
+/** The file `npm start` runs (dist/server.bundle.js, the build's one-file bundle of dist/server.js): what is measured. */
+export const START_ENTRY = startWords.at(-1)!;
 
 /**
  * A throwaway SQLite key store (in a new temporary directory) with one key of a plan without limits that matter: the

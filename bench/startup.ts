@@ -3,9 +3,9 @@
  * environment) and reports, per build, the wall time from spawn to the first keyed 200 and the process's CPU time at
  * that moment (all threads, /proc/<pid>/task/<tid>/schedstat: what other tenants of a shared machine do not change).
  *
- *   node --import tsx bench/startup.ts [--runs 8] [dist/server.js distB/server.js ...]
+ *   node --import tsx bench/startup.ts [--runs 8] [dist/server.bundle.js distB/server.js ...]
  *
- * An entry may carry extra Node flags before it, joined by spaces: 'dist/server.js' '--some-flag dist/server.js'.
+ * An entry may carry extra Node flags before it, joined by spaces: 'dist/server.bundle.js' '--some-flag dist/server.bundle.js'.
  *
  * A second build must sit beside dist/ (distB/) so that its data paths resolve.
  */
@@ -15,11 +15,11 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { freePort } from './ports.js';
-import { benchmarkStore, cpuSeconds, START_FLAGS } from './server-process.js';
+import { benchmarkStore, cpuSeconds, START_ENTRY, START_FLAGS } from './server-process.js';
 import { median } from './stats.js';
 
 const { values: flags, positionals } = parseArgs({ options: { runs: { type: 'string', default: '8' } }, allowPositionals: true });
-const builds = positionals.length ? positionals : ['dist/server.js'];
+const builds = positionals.length ? positionals : [START_ENTRY];
 const root = new URL('..', import.meta.url).pathname;
 
 /** CPU time of every thread of `pid`, in ms. */

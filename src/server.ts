@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { loadGazetteer } from './gazetteer/load.js';
 import { loadGeography } from './geo/geography.js';
+import { resolverFor, resolverTablesFrom } from './address/resolve.js';
 import { buildApp } from './http/app.js';
 import { compilePending } from './http/schema-compilers.js';
 import { ensureDemoKey } from './keys/demo-key.js';
@@ -36,12 +37,14 @@ async function main(): Promise<void> {
   const indexedAt = performance.now();
   const geo = loadGeography({ boundaryToleranceM: config.geoBoundaryToleranceM, inlandMaxM: config.geoInlandMaxM, outsideMaxM: config.geoOutsideMaxM });
   const geoAt = performance.now();
+  const resolver = resolverFor(gazetteer, search);
+  const resolverAt = performance.now();
   let logError: (error: unknown) => void = () => undefined;
   const keys = await openKeys({ ...config, onError: (error) => logError(error) });
   let demoKey: string | undefined;
   const app = await buildApp({
     widget: { demoKey: () => demoKey },
-    gazetteer, search, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
+    gazetteer, search, resolver, geo, access: keys.access, store: keys.store, trustProxy: config.trustProxy,
     dashboard: { operatorContact: config.operatorContact, maxKeysPerAccount: config.maxKeysPerAccount },
     metricsToken: config.metricsToken,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
@@ -58,6 +61,9 @@ async function main(): Promise<void> {
   if (searchTables.from === 'snapshot') app.log.info({ loadMs: Math.round(indexedAt - loadedAt) }, 'search index loaded from the build\'s snapshot');
   else app.log.info({ buildMs: Math.round(indexedAt - loadedAt), snapshot: searchTables.snapshot }, 'search index built at start: no usable snapshot');
   app.log.info({ geometry: geo.version, loadMs: Math.round(geoAt - indexedAt) }, 'geometry loaded and indexed');
+  const resolverTables = resolverTablesFrom(resolver);
+  if (resolverTables?.from === 'snapshot') app.log.info({ loadMs: Math.round(resolverAt - geoAt) }, 'address resolver\'s tables loaded from the build\'s snapshot');
+  else app.log.info({ buildMs: Math.round(resolverAt - geoAt), snapshot: resolverTables?.snapshot }, 'address resolver\'s tables made at start: no usable snapshot');
   app.log.info({ store: keys.store.kind }, 'key store ready');
 
   // SIGTERM/SIGINT: stop accepting, let in-flight requests finish (new ones get 503), write the last usage, close

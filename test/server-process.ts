@@ -1,4 +1,7 @@
-/** Runs the real server (src/server.ts) as a child process on a free port, for tests that need processes. */
+/**
+ * Runs the real server (src/server.ts, or `args` for node: a build's file) as a child process on a free port, for tests
+ * that need processes.
+ */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 
@@ -13,8 +16,8 @@ export interface ServerProcess {
   kill9(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export async function startServer(env: Record<string, string>, { args = ['--import', 'tsx', 'src/server.ts'] }: { args?: string[] } = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, {
     // No load shedding unless a test asks for it: on a busy machine the server would answer 503 (issue 14, item 15).
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DEV_KEY: 'off', MAX_EVENT_LOOP_DELAY_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@
  * uses them when the digest of its own keys is the same, and makes them otherwise.
  */
 import { createHash } from 'node:crypto';
+import { typedToBase64, uint32FromBase64 } from '../lib/snapshot-file.js';
 
 /** The resolver's sets (see AddressResolver), by the names the build's snapshot saves them under. */
 export const PREFIX_SET_NAMES = ['khmer', 'khmerWhole', 'key', 'loose'] as const;
@@ -48,10 +49,13 @@ export class PrefixSet {
   constructor(keys: readonly string[], saved?: SavedPrefixes, { whole = false } = {}) {
     this.digest = createHash('sha256').update(`${whole ? 'whole' : 'prefixes'}\n${keys.join('\n')}`).digest('hex');
     this.empty = keys.length === 0 || keys.every((key) => key.length === 0);
-    const bytes = saved?.digest === this.digest ? Buffer.from(saved.hashes, 'base64') : null;
-    this.hashes = bytes && bytes.length % 4 === 0
-      ? new Uint32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length))
-      : PrefixSet.make(keys, whole);
+    let hashes: Uint32Array | undefined;
+    try {
+      if (saved?.digest === this.digest) hashes = uint32FromBase64(saved.hashes);
+    } catch {
+      // Not what saved() writes: made again below.
+    }
+    this.hashes = hashes ?? PrefixSet.make(keys, whole);
     let bits = 4;
     while ((1 << bits) * 0.6 < this.hashes.length) bits++;
     this.table = new Uint32Array(1 << bits);
@@ -72,7 +76,7 @@ export class PrefixSet {
 
   /** The hashes and the digest of their keys, for the build's snapshot. */
   saved(): SavedPrefixes {
-    return { digest: this.digest, hashes: Buffer.from(this.hashes.buffer, this.hashes.byteOffset, this.hashes.byteLength).toString('base64') };
+    return { digest: this.digest, hashes: typedToBase64(this.hashes) };
   }
 
   private static make(list: readonly string[], whole: boolean): Uint32Array {

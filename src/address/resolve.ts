@@ -245,6 +245,18 @@ export interface ResolverOptions {
   stems?: Map<string, number[]>;
   /** The place names with the word borey (BoreyNames), from the build's snapshot; made now if absent. */
   boreyNames?: SavedBoreyNames;
+  /** The tables of names by sound and by typo (SoundTables), from the build's snapshot; made now if absent. */
+  sounds?: SoundTables;
+}
+
+/**
+ * The names of communes and above by their one-letter deletions (Khmer) and by their consonants (Khmer and Latin), made
+ * from the units alone: about 110 ms of CPU at start, so the build saves them (./snapshot.ts).
+ */
+export interface SoundTables {
+  khmerTypo: TypoIndex;
+  khmer: Map<string, number[]>;
+  latin: Map<string, number[]>;
 }
 
 /**
@@ -339,9 +351,9 @@ export class AddressResolver {
     this.loose = options.loose ?? looseTable(this.units);
     this.latinStems = options.stems ?? stemTable(this.tables.unitWordLists);
     this.boreyNames = new BoreyNames(this.units.map((unit) => ({ km: unit.name_km, latin: unit.name_latin })), options.boreyNames);
-    this.khmerTypo = this.khmerTypoIndex();
-    this.soundsAboveMap = this.soundsAbove();
-    this.latinSoundsAboveMap = this.latinSoundsAbove();
+    this.khmerTypo = options.sounds?.khmerTypo ?? this.khmerTypoIndex();
+    this.soundsAboveMap = options.sounds?.khmer ?? this.soundsAbove();
+    this.latinSoundsAboveMap = options.sounds?.latin ?? this.latinSoundsAbove();
     const keys = new Set<string>();
     for (const table of [this.tables.keyExact, this.tables.aliasKey]) for (const key of table.keys()) keys.add(key);
     // Alias spellings are matched exactly by their compact form: their keys' stems must let a span grow too.
@@ -383,6 +395,11 @@ export class AddressResolver {
   /** The stem table and the borey names, for the build's snapshot. */
   savedNames(): { stems: Map<string, number[]>; boreyNames: SavedBoreyNames } {
     return { stems: this.latinStems, boreyNames: this.boreyNames.saved() };
+  }
+
+  /** The tables by sound and by typo, for the build's snapshot. */
+  soundTables(): SoundTables {
+    return { khmerTypo: this.khmerTypo, khmer: this.soundsAboveMap, latin: this.latinSoundsAboveMap };
   }
 
   savedPrefixes(): Record<PrefixSetName, SavedPrefixes> {
@@ -2530,15 +2547,24 @@ class MentionBudget {
 }
 
 const shared = new WeakMap<SearchIndex, AddressResolver>();
+/** Where the shared resolvers' tables came from: the build's snapshot, or made at start and why (for the start's log). */
+const tablesFrom = new WeakMap<AddressResolver, { from: 'snapshot' } | { from: 'made'; snapshot: string }>();
+
 /** One resolver per search index (the app and the tests share it). */
 export function resolverFor(gazetteer: Gazetteer, search: SearchIndex): AddressResolver {
   let resolver = shared.get(search);
   if (!resolver) {
     // The build's snapshot of the resolver's tables when it is current (./snapshot.ts); else they are made now.
     const read = readAddressSnapshot(ADDRESS_SNAPSHOT_PATH, gazetteer);
-    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? { loose: read.loose, prefixes: read.prefixes, units: read.units, stems: read.stems, boreyNames: read.boreyNames } : {})));
+    shared.set(search, (resolver = new AddressResolver(gazetteer, search, 'loose' in read ? read : {})));
+    tablesFrom.set(resolver, 'loose' in read ? { from: 'snapshot' } : { from: 'made', snapshot: read.unusable });
   }
   return resolver;
+}
+
+/** Whether resolverFor's resolver read its tables from the build's snapshot, or made them and why. */
+export function resolverTablesFrom(resolver: AddressResolver): { from: 'snapshot' } | { from: 'made'; snapshot: string } | undefined {
+  return tablesFrom.get(resolver);
 }
 
 /**

@@ -6,6 +6,8 @@
  *   digest of the keys it was made from when it is used;
  * - the stem table (stemTable in ./resolve.ts) and the place names with the word borey (BoreyNames in ./parts.ts):
  *   about 20 ms of CPU at start;
+ * - the names of communes and above by sound and by typo (SoundTables in ./resolve.ts): about 110 ms of CPU at start
+ *   on a 2-core EPYC VM (2026-11-27), read in about 10;
  * - what the resolver works out once per unit and is slow to work out (UnitTables in ./unit-tables.ts: former parents
  *   and the digits of its name). Worked out as addresses came, they cost the first rows of a file about 300 ms of CPU
  *   in `kh-address resolve`, and the service's first requests the same.
@@ -23,12 +25,14 @@ import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
 import { isSavedBoreyNames, type SavedBoreyNames } from './parts.js';
 import { PREFIX_SET_NAMES, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
+import type { SoundTables } from './resolve.js';
 import { checkUnitTables, type UnitTables } from './unit-tables.js';
+import { decodeTypo, encodeTypo, type TypoJson } from '../search/snapshot.js';
 
 /** dist/address-tables.json (written by `npm run build`; never committed). */
 export const ADDRESS_SNAPSHOT_PATH = fileURLToPath(new URL('../address-tables.json', import.meta.url));
 
-const FORMAT = 5;
+const FORMAT = 7;
 const CODE_DIRS = ['.', '../search/', '../gazetteer/'].map((dir) => fileURLToPath(new URL(dir, import.meta.url)));
 
 interface SnapshotFile {
@@ -39,6 +43,7 @@ interface SnapshotFile {
   units: UnitTables;
   stems: [string, number[]][];
   boreyNames: SavedBoreyNames;
+  sounds: { khmerTypo: TypoJson; khmer: [string, number[]][]; latin: [string, number[]][] };
 }
 
 /** What the tables depend on, as one hash. */
@@ -56,16 +61,18 @@ export function addressFingerprint(gazetteer: Gazetteer): string {
 }
 
 export function writeAddressSnapshot(path: string, gazetteer: Gazetteer, loose: ReadonlyMap<string, number[]>,
-  prefixes: Record<PrefixSetName, SavedPrefixes>, units: UnitTables, names: { stems: ReadonlyMap<string, number[]>; boreyNames: SavedBoreyNames }): void {
+  prefixes: Record<PrefixSetName, SavedPrefixes>, units: UnitTables, names: { stems: ReadonlyMap<string, number[]>; boreyNames: SavedBoreyNames },
+  sounds: SoundTables): void {
   writeSnapshotFile(path, {
     format: FORMAT, fingerprint: addressFingerprint(gazetteer), loose: [...loose], prefixes, units, stems: [...names.stems], boreyNames: names.boreyNames,
+    sounds: { khmerTypo: encodeTypo(sounds.khmerTypo), khmer: [...sounds.khmer], latin: [...sounds.latin] },
   } satisfies SnapshotFile);
 }
 
 /** The tables from the snapshot, or why it cannot be used. */
 export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
   loose: Map<string, number[]>; prefixes: Partial<Record<PrefixSetName, SavedPrefixes>>; units: UnitTables | undefined;
-  stems: Map<string, number[]> | undefined; boreyNames: SavedBoreyNames | undefined;
+  stems: Map<string, number[]> | undefined; boreyNames: SavedBoreyNames | undefined; sounds: SoundTables | undefined;
 } | { unusable: string } {
   const read = readSnapshotFile<SnapshotFile>(path);
   if ('unusable' in read) return read;
@@ -88,5 +95,16 @@ export function readAddressSnapshot(path: string, gazetteer: Gazetteer): {
     loose: new Map(file.loose), prefixes, units: checkUnitTables(file.units, units.length) ? file.units : undefined,
     stems: isTable(file.stems) ? new Map(file.stems) : undefined,
     boreyNames: isSavedBoreyNames(file.boreyNames) ? file.boreyNames : undefined,
+    sounds: readSounds(file.sounds, isTable),
   };
+}
+
+/** The sound tables of a snapshot, or undefined (they are made at start) when any is not shaped as written. */
+function readSounds(sounds: SnapshotFile['sounds'] | undefined, isTable: (table: unknown) => table is [string, number[]][]): SoundTables | undefined {
+  if (!sounds || !isTable(sounds.khmer) || !isTable(sounds.latin)) return undefined;
+  try {
+    return { khmerTypo: decodeTypo(sounds.khmerTypo), khmer: new Map(sounds.khmer), latin: new Map(sounds.latin) };
+  } catch {
+    return undefined;
+  }
 }

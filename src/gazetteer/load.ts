@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Gazetteer } from './gazetteer.js';
@@ -23,13 +24,16 @@ export function loadGazetteer(path: string = DATASET_PATH, historyPath: string =
     throw new Error(`${path} is not a kh-address dataset`);
   }
   let history: History;
+  let historyDigest: string;
   try {
-    history = JSON.parse(readFileSync(historyPath, 'utf8')) as History;
+    const bytes = readFileSync(historyPath);
+    historyDigest = createHash('sha256').update(bytes).digest('hex');
+    history = JSON.parse(bytes.toString('utf8')) as History;
   } catch (error) {
     throw new Error(`cannot read the unit history at ${historyPath} (run npm run build:data): ${(error as Error).message}`, {
       cause: error,
     });
   }
   if (!Array.isArray(history?.events) || !Array.isArray(history.retired)) throw new Error(`${historyPath} is not a kh-address history`);
-  return new Gazetteer(dataset, history);
+  return new Gazetteer(dataset, history, { historyDigest });
 }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Unit } from '../gazetteer/types.js';
-import { readSnapshotFile, writeSnapshotFile } from '../lib/snapshot-file.js';
+import { int32FromBase64, readSnapshotFile, typedToBase64, uint32FromBase64, writeSnapshotFile } from '../lib/snapshot-file.js';
 import type { Alias } from './aliases.js';
 import { type IndexTables, MultiMap } from './search-index.js';
 import { SortedKeys } from './sorted-keys.js';
@@ -19,7 +19,7 @@ import { TypoIndex } from './typo.js';
 /** Beside the compiled code: dist/search-index.json (written by `npm run build`; never committed). */
 export const SNAPSHOT_PATH = fileURLToPath(new URL('../search-index.json', import.meta.url));
 
-const FORMAT = 2;
+const FORMAT = 3;
 const ENGINE_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /** What the tables depend on, as one hash. */
@@ -34,13 +34,28 @@ export function fingerprint(units: readonly Unit[], aliases: readonly Alias[]): 
 }
 
 type Entries<V> = [string, V][];
-interface SortedJson { keys: string[]; units: number[] }
-interface TypoJson { maxDepth: number; words: string[]; hashes: number[]; wordAt: number[] }
+interface SortedJson { keys: string[]; units: string }
+/** A TypoIndex as JSON values (its arrays in base64: typedToBase64). */
+export interface TypoJson { maxDepth: number; words: string[]; hashes: string; wordAt: string }
+
+export const encodeTypo = (typo: TypoIndex): TypoJson => ({ maxDepth: typo.maxDepth, words: [...typo.words], hashes: typedToBase64(typo.hashes), wordAt: typedToBase64(typo.wordAt) });
+
+/**
+ * The index; throws if `json` is not shaped as a TypoJson (its values are those of a snapshot whose fingerprint
+ * matched: they are not checked one by one).
+ */
+export function decodeTypo(json: TypoJson): TypoIndex {
+  const { maxDepth, words, hashes, wordAt } = json ?? {};
+  if (!Number.isInteger(maxDepth) || !Array.isArray(words)) throw new Error('not a typo index');
+  const index = new TypoIndex(words, uint32FromBase64(hashes), int32FromBase64(wordAt), maxDepth);
+  if (index.hashes.length !== index.wordAt.length) throw new Error('not a typo index');
+  return index;
+}
 
 /** The tables as JSON values: maps as entry lists, typed arrays as arrays. */
 interface TablesJson {
-  order: number[];
-  byOrder: number[];
+  order: string;
+  byOrder: string;
   multi: Record<MultiName, Entries<number | number[]>>;
   sorted: Record<SortedName, SortedJson>;
   typo: Record<TypoName, TypoJson>;
@@ -60,11 +75,11 @@ const pick = <N extends string, T, R>(names: readonly N[], from: (name: N) => T,
 
 export function encodeTables(tables: IndexTables): TablesJson {
   return {
-    order: Array.from(tables.order),
-    byOrder: Array.from(tables.byOrder),
+    order: typedToBase64(tables.order),
+    byOrder: typedToBase64(tables.byOrder),
     multi: pick(MULTI, (name) => tables[name], (map) => map.entries()),
-    sorted: pick(SORTED, (name) => tables[name], (sorted) => ({ keys: [...sorted.keys], units: Array.from(sorted.units) })),
-    typo: pick(TYPO, (name) => tables[name], (typo) => ({ maxDepth: typo.maxDepth, words: [...typo.words], hashes: Array.from(typo.hashes), wordAt: Array.from(typo.wordAt) })),
+    sorted: pick(SORTED, (name) => tables[name], (sorted) => ({ keys: [...sorted.keys], units: typedToBase64(sorted.units) })),
+    typo: pick(TYPO, (name) => tables[name], encodeTypo),
     postalOwner: [...tables.postalOwner],
     unitWordLists: tables.unitWordLists,
   };
@@ -72,11 +87,11 @@ export function encodeTables(tables: IndexTables): TablesJson {
 
 export function decodeTables(json: TablesJson): IndexTables {
   return {
-    order: Int32Array.from(json.order),
-    byOrder: Int32Array.from(json.byOrder),
+    order: int32FromBase64(json.order),
+    byOrder: int32FromBase64(json.byOrder),
     ...pick(MULTI, (name) => json.multi[name], (entries) => new MultiMap(new Map(entries))),
-    ...pick(SORTED, (name) => json.sorted[name], ({ keys, units }) => new SortedKeys(keys, Int32Array.from(units))),
-    ...pick(TYPO, (name) => json.typo[name], (typo) => new TypoIndex(typo.words, Uint32Array.from(typo.hashes), Int32Array.from(typo.wordAt), typo.maxDepth)),
+    ...pick(SORTED, (name) => json.sorted[name], ({ keys, units }) => new SortedKeys(keys, int32FromBase64(units))),
+    ...pick(TYPO, (name) => json.typo[name], decodeTypo),
     postalOwner: new Map(json.postalOwner),
     unitWordLists: json.unitWordLists,
   };
