@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { Dataset } from '../src/gazetteer/types.js';
 import { LEVELS } from '../src/gazetteer/types.js';
 import { DATASET_PATH } from '../src/gazetteer/load.js';
-import { assembleUnits } from './data/assemble.js';
+import { assembleUnits, WITHDRAWN_SLUGS } from './data/assemble.js';
 import { KNOWN_UNREPAIRED, repairUnits } from './data/repairs.js';
 import { countDefects, DEFECT_CLASSES, KHMER_LEFT_AS_IS } from './data/names.js';
 import { type GeoRepair, readPolygons, repairGeo, validateGeo } from './data/geo.js';
@@ -111,6 +111,12 @@ function repairsMarkdown(dataset: Dataset, defects: BuildOutput['defects'], geo:
     '| code | field | before | after | rule |',
     '|---|---|---|---|---|',
     ...rows,
+    '',
+    'Repairs withdrawn (the name is its source spelling again; the slug the repaired name had keeps resolving):',
+    '',
+    '| code | former slug | why |',
+    '|---|---|---|',
+    ...WITHDRAWN_SLUGS.map((w) => `| ${w.code} | ${w.slug} | ${w.why} |`),
     '',
     '## Geography (centroids and bounding boxes from pumi)',
     '',

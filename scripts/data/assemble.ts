@@ -48,6 +48,14 @@ export function compareCodes(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/**
+ * Slugs the dataset served before a repair was withdrawn (the unit's Latin name is its source spelling again): old
+ * paths keep resolving, as for a repair's former slug.
+ */
+export const WITHDRAWN_SLUGS: readonly { code: string; slug: string; why: string }[] = [
+  { code: '11050404', slug: 'srae-muoy', why: 'ស្រែអ៊ី, "Srae I" in the source: its I was read as a Roman numeral and the name served as "Srae Muoy" until 2026-11-27' },
+];
+
 /** Builds the dataset's units ordered by code (provinces, then districts, communes, villages). */
 /**
  * `previous`: the units as the last release named them (before the name repairs); a unit whose slug changed keeps
@@ -70,6 +78,11 @@ export function assembleUnits(units: readonly RawUnit[], postal: readonly Postal
       const before = siblings.map((u) => previous.get(u.code) ?? u);
       for (const [code, slug] of siblingSlugs(before)) if (slug !== slugByCode.get(code)) formerSlugs.set(code, [slug]);
     }
+  }
+  for (const { code, slug } of WITHDRAWN_SLUGS) {
+    if (!slugByCode.has(code)) continue; // a partial build (tests)
+    const known = formerSlugs.get(code) ?? [];
+    if (slug !== slugByCode.get(code) && !known.includes(slug)) formerSlugs.set(code, [...known, slug]);
   }
 
   const hrefOf = (code: string): string => {

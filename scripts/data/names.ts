@@ -68,15 +68,22 @@ const ROMAN: Record<string, number> = { I: 1, II: 2, III: 3, IV: 4 };
 type NumberStyle = 'digit' | 'word' | 'roman';
 interface Numbered { base: string; ti: boolean; value: number; style: NumberStyle }
 
-/** "Ou Ruessei Ti Pir" -> base "Ou Ruessei", ti, 2, word. Undefined when the name does not end with a number 1-10. */
-export function numbered(name: string): Numbered | undefined {
+/** A Khmer name that ends with a number: a digit (Khmer or ASCII) or a number word, 1 to 5 (ទី៣, ២, មួយ). */
+const KHMER_TRAILING_NUMBER = /(?:[\u17e0-\u17e90-9]|មួយ|ពីរ|បី|បួន|ប្រាំ)\s*$/u;
+
+/**
+ * "Ou Ruessei Ti Pir" -> base "Ou Ruessei", ti, 2, word. Undefined when the name does not end with a number 1-10.
+ * `km`, the unit's Khmer name: a final I, II... is a Roman numeral only when it ends with a number too. ស្រែអ៊ី
+ * (Srae I, 11050404) ends with the vowel ី, romanised I: read as a numeral, it became "Srae Muoy" (paddy one).
+ */
+export function numbered(name: string, km?: string): Numbered | undefined {
   const match = /^(.+?)( Ti)? (\S+)$/.exec(name);
   if (!match) return undefined;
   const [, base, ti, last] = match as unknown as [string, string, string | undefined, string];
   let value: number | undefined;
   let style: NumberStyle | undefined;
   if (/^\d{1,2}$/.test(last) && Number(last) >= 1 && Number(last) <= 10) [value, style] = [Number(last), 'digit'];
-  else if (last in ROMAN) [value, style] = [ROMAN[last]!, 'roman'];
+  else if (last in ROMAN && (km === undefined || KHMER_TRAILING_NUMBER.test(km))) [value, style] = [ROMAN[last]!, 'roman'];
   else if (NUMBER_WORDS.includes(last)) [value, style] = [NUMBER_WORDS.indexOf(last) + 1, 'word'];
   if (value === undefined || style === undefined) return undefined;
   return { base, ti: ti !== undefined, value, style };
@@ -197,12 +204,12 @@ export const DEFECT_CLASSES: readonly { id: string; title: string; has: (c: Cont
     id: 'latin-numbering',
     title: 'Latin numbering (Roman numerals, or digits and number words mixed in one series of siblings)',
     has: ({ unit, siblings }) => {
-      const own = numbered(unit.name_latin);
+      const own = numbered(unit.name_latin, unit.name_km);
       if (!own) return false;
       if (own.style === 'roman') return true;
       const key = seriesKey(null, own.base);
       return siblings.some((s) => {
-        const other = numbered(s.name_latin);
+        const other = numbered(s.name_latin, s.name_km);
         return other !== undefined && seriesKey(null, other.base) === key && other.style !== own.style;
       });
     },
@@ -284,7 +291,7 @@ export function repairNames(units: RawUnit[]): Repair[] {
   // 3. Numbering: Roman numerals, and series of siblings that mix styles, to number words.
   const series = new Map<string, { unit: RawUnit; n: Numbered }[]>();
   for (const unit of units) {
-    const n = numbered(unit.name_latin);
+    const n = numbered(unit.name_latin, unit.name_km);
     if (!n) continue;
     const key = seriesKey(unit.code.slice(0, -2), n.base);
     (series.get(key) ?? series.set(key, []).get(key)!).push({ unit, n });

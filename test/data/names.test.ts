@@ -65,6 +65,11 @@ describe('name repairs', () => {
     assert.deepEqual(numbered('Ou Ruessei Ti Pir'), { base: 'Ou Ruessei', ti: true, value: 2, style: 'word' });
     assert.deepEqual(numbered('Preaek Ta Long III'), { base: 'Preaek Ta Long', ti: false, value: 3, style: 'roman' });
     assert.equal(numbered('Phsar Kandal'), undefined);
+    // A final I is a numeral only when the Khmer name ends with a number: ស្រែអ៊ី is Srae I, the vowel ី.
+    assert.equal(numbered('Srae I', 'ស្រែអ៊ី'), undefined);
+    assert.deepEqual(numbered('Prek Ta Kong I', 'ព្រែកតាគង់១'), { base: 'Prek Ta Kong', ti: false, value: 1, style: 'roman' });
+    assert.equal(unit('11050404').name_latin, 'Srae I');
+    assert.equal(unit('12060603').name_latin, 'Prek Ta Kong Muoy'); // source: "Prek Ta Kong I", ព្រែកតាគង់១
     assert.deepEqual(countDefects([{ code: '01', name_km: 'ក', name_latin: 'Phum thmei' }])['latin-capitalisation'], 1);
   });
 });
@@ -86,5 +91,13 @@ describe('old slugs keep resolving', async () => {
     assert.equal(current.statusCode, 200);
     assert.equal((current.json() as { data: { code: string } }).data.code, '1002');
     assert.equal((await app.inject({ method: 'GET', url: '/locations/kratie/nowhere' })).statusCode, 404);
+  });
+
+  it('answers 301 for the slug of a repair since withdrawn (Srae Muoy, served until 2026-11-27, is Srae I)', async () => {
+    const srae = unit('11050404');
+    assert.deepEqual([srae.slug, srae.former_slugs], ['srae-i', ['srae-muoy']]);
+    const response = await app.inject({ method: 'GET', url: srae.href.replace(/srae-i$/, 'srae-muoy') });
+    assert.equal(response.statusCode, 301);
+    assert.equal(response.headers.location, srae.href);
   });
 });
