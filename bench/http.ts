@@ -11,7 +11,7 @@
  *                                        in every scenario, same key and store: an A/B of a change in one run
  *
  * Method (README, Performance, explains why each choice):
- * - Every server is the production build (`dist/`, `npm start`'s Node flags), pinned with `taskset` to CPU 0; the
+ * - Every server is the production build (what `npm start` runs, `dist/server.bundle.js`, with its Node flags), pinned with `taskset` to CPU 0; the
  *   load generator (autocannon, in this process) is pinned to the last CPU. Server and generator never compete.
  * - Each run of a static answer (same-bytes reference) is made on a fresh process (started for it, warmed up on the
  *   scenario's requests for the warm-up time, stopped after; --no-fresh: one process per server for the whole
