@@ -36,6 +36,9 @@ const KH = '\\u1780-\\u17FF';
 /** Khmer text up to a space, a separator, a Latin letter or a unit word (for named streets and boreys). */
 const KHMER_NAME = `(?!ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី)[${KH}]{1,40}?(?=[\\s,;\\n]|$|ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី|ក្រុម|ផ្លូវ|[A-Za-z0-9])`;
 
+/** Latin unit words written before the unit's name (Phum X, Sangkat Y, Khan Z), as alternatives of a pattern. */
+const LEADING_UNIT_WORDS = 'phum|phoum|phoom|khum|khom|khoum|sangkat|sangkath|sankat|songkat|sngkat|srok|khan|krong|khet|khaet|khett';
+
 interface Rule {
   kind: Found['kind'];
   pattern: RegExp;
@@ -89,8 +92,9 @@ const RULES: Rule[] = [
   // Group: ក្រុមទី៣, ក្រុម 3, Krom 3, Group 3.
   { kind: 'group', pattern: /ក្រុម(?:ទី)?\s?(\d{1,3})/g, value: (m) => m[1]!, needs: DIGIT_KHMER },
   { kind: 'group', pattern: /\b(?:Krom|Group|Grp)\b\.?\s?(?:No\.?\s?)?(\d{1,3})\b/gi, value: (m) => m[1]!, needs: DIGIT_LATIN },
-  // Borey: Borey Peng Huoth, បុរីប៉េងហួត.
-  { kind: 'borey', pattern: /\bBorey\s(?:[A-Za-z0-9'’]{1,20}\s?){1,4}/gi, needs: LATIN },
+  // Borey: Borey Peng Huoth, បុរីប៉េងហួត. Its name ends before a unit word that comes before a name (`Borey Peng Huoth
+  // Sangkat Chak Angrae`, `Street Borey\nSangkat ...`: the sangkat is no part of it).
+  { kind: 'borey', pattern: new RegExp(`\\bBorey\\s(?:(?!(?:${LEADING_UNIT_WORDS})\\b)[A-Za-z0-9'’]{1,20}\\s?){1,4}`, 'gi'), needs: LATIN },
   // Not inside a word (អង្គបុរី, ចិត្របុរី, ស្រុកបុរីជលសារ: names).
   { kind: 'borey', pattern: new RegExp(`(?<![${KH}])បុរី\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
   // Building, floor, room: kept as written up to the next comma.

@@ -223,10 +223,11 @@ interface Reading {
   postal: 'agrees' | 'disagrees' | 'none';
   score: number;
   /**
-   * Children of `top` that one span of the input fits equally (see aboutTheParent): said in an AMBIGUOUS warning.
+   * Children of `top` that one span of the input fits equally (see aboutTheParent), and that span: the children said in
+   * an AMBIGUOUS warning, the span counted as read (it names them), in no matched span (it names none of them alone).
    * Always present (undefined for most), so that every reading has the same shape.
    */
-  tied: readonly number[] | undefined;
+  tied: { units: readonly number[]; span: Mention } | undefined;
 }
 
 export interface ResolverOptions {
@@ -1258,7 +1259,7 @@ export class AddressResolver {
    * - two communes of one district, each after its unit word, the district named (ឃុំជប់វារី និងឃុំទានកាំ
    *   ស្រុកព្រះនេត្រព្រះ); or two villages of it in two communes, each with its unit word, no commune named (see
    *   anotherCousin);
-   * - or, the parent named, a name that fits several of its children equally (see siblingsTied).
+   * - or a name that fits several of its children equally (see siblingsTied), the parent named or not.
    */
   private aboutTheParent(readings: Reading[], mentions: readonly Mention[], tokens: ReturnType<typeof tokenise>, text: string): Reading[] {
     const best = readings[0];
@@ -1266,15 +1267,17 @@ export class AddressResolver {
     const parent = this.parent[best.top.u]!;
     if (parent < 0) return readings;
     const named = best.mentions.find((m) => m.u === parent);
-    const tied = named ? this.siblingsTied(readings) : [];
+    const tied = this.siblingsTied(readings, named !== undefined);
     // "Kampong Kreng Village, Kampong Kreng Commune": of the villages the name fits (Kampong Kraeng, Kampong Krong),
     // the one named as its commune, when the two spans are written alike.
-    const asParent = tied.length > 0 ? this.namedAsParent(tied, best.top, named!, readings, text) : -1;
+    let asParent = tied.length > 0 && named ? this.namedAsParent(tied, best.top, named, readings, text) : -1;
+    if (tied.length > 0 && asParent < 0) asParent = this.closestSpelt(tied, best.top, readings, text);
     if (asParent === 0) return readings;
     if (asParent > 0) return [readings[asParent]!, ...readings.slice(0, asParent), ...readings.slice(asParent + 1)];
     if (tied.length > 0) {
-      const about: Reading = { top: named!, mentions: best.mentions.filter((m) => m !== best.top), former: best.former.filter(([child]) => child !== best.top.u),
-        postal: best.postal, score: best.score, tied };
+      const top: Mention = named ?? { u: parent, start: -1, end: -1, how: best.top.how, hint: null, weight: 0, chars: 0, khmer: undefined, latin: undefined, twice: false };
+      const about: Reading = { top, mentions: best.mentions.filter((m) => m !== best.top), former: best.former.filter(([child]) => child !== best.top.u),
+        postal: best.postal, score: best.score, tied: { units: tied, span: best.top } };
       return [about, ...readings];
     }
     const listed = this.pluralList(best, mentions, tokens.latin);
@@ -1343,18 +1346,20 @@ export class AddressResolver {
       }
       // Names spelt exactly as typed are all as near: only a variant or typo reading can be nearer for one of them.
       if (j - i > 1 && first.top.latin !== undefined && first.top.start >= 0 && (first.top.how === 'variant' || first.top.how === 'typo')) {
-        const typed = text.slice(first.top.start, first.top.end).toLowerCase().replace(/[^a-z0-9]/g, '');
-        const distance = (r: Reading) => {
-          let d = Infinity;
-          for (const c of this.latinOf(r.top.u).compacts) d = Math.min(d, editDistance(typed, c, TIE_DISTANCE_MAX));
-          return d;
-        };
-        const run = readings.slice(i, j).map((r, k) => ({ r, k, d: distance(r) }));
+        const typed = typedKey(text, first.top);
+        const run = readings.slice(i, j).map((r, k) => ({ r, k, d: this.typedDistance(typed, r.top.u) }));
         run.sort((a, b) => a.d - b.d || a.k - b.k);
         for (let k = 0; k < run.length; k++) readings[i + k] = run[k]!.r;
       }
       i = j;
     }
+  }
+
+  /** Edits from a Latin span as typed (typedKey) to the nearest Latin spelling of a unit's name, TIE_DISTANCE_MAX + 1 at most. */
+  private typedDistance(typed: string, u: number): number {
+    let d = Infinity;
+    for (const c of this.latinOf(u).compacts) d = Math.min(d, editDistance(typed, c, TIE_DISTANCE_MAX));
+    return d;
   }
 
   /**
@@ -1386,6 +1391,28 @@ export class AddressResolver {
   }
 
   /**
+   * Of siblings one Latin span fits equally (`tied`, its spelling folded: Prek Sai Kho for Preaek Khsay Ka and Kha), the
+   * one whose name is nearest the span as written, by edits (Kho: Kha), when one alone is: its reading's index in
+   * `readings` (0: the best already), or -1. Numbered siblings the span leaves the number out of stay tied.
+   */
+  private closestSpelt(tied: readonly number[], span: Mention, readings: readonly Reading[], text: string): number {
+    if (span.latin === undefined || span.start < 0 || (span.how !== 'variant' && span.how !== 'typo')) return -1;
+    const typed = typedKey(text, span);
+    let nearest = -1;
+    let least = Infinity;
+    let alone = false;
+    for (const u of tied) {
+      const d = this.typedDistance(typed, u);
+      if (d < least) [nearest, least, alone] = [u, d, true];
+      else if (d === least) alone = false;
+    }
+    if (!alone || least > TIE_DISTANCE_MAX) return -1;
+    // siblingsTied took the tied readings from the first ones.
+    for (let k = 0; k < tied.length && k < readings.length; k++) if (readings[k]!.top.u === nearest) return k;
+    return -1;
+  }
+
+  /**
    * Of siblings one Latin span fits equally (`tied`), the one whose name is its parent's, where the parent's span is
    * written as this one: its reading's index in `readings` (0: the best already), or -1.
    */
@@ -1404,9 +1431,11 @@ export class AddressResolver {
   /**
    * The best reading's unit and its siblings that the same span names just as well (the same way, the same score): a
    * name written without the number that tells them apart (សង្កាត់ផ្សារដេប៉ូ: Phsar Depou 1, 2 and 3 of Tuol Kouk);
-   * none when the best one has no such sibling.
+   * none when the best one has no such sibling. The parent not named (`Sangkat Toul Sangke, Phnom Penh`: Tuol Sangkae
+   * 1 and 2 of Russey Keo), only when no unit of another parent ties with them (`Phum Thmei, Phnom Penh` names one of
+   * many villages, not the commune of two of them).
    */
-  private siblingsTied(readings: readonly Reading[]): number[] {
+  private siblingsTied(readings: readonly Reading[], parentNamed: boolean): number[] {
     const best = readings[0]!;
     const tied: number[] = [];
     for (let k = 1; k < readings.length; k++) {
@@ -1415,6 +1444,8 @@ export class AddressResolver {
       if (r.score < best.score - 1e-9) break;
       if (this.parent[r.top.u] === this.parent[best.top.u] && r.top.start === best.top.start && r.top.end === best.top.end && r.top.how === best.top.how) {
         tied.push(r.top.u);
+      } else if (!parentNamed) {
+        return [];
       }
     }
     if (tied.length > 0) tied.unshift(best.top.u);
@@ -1779,7 +1810,7 @@ export class AddressResolver {
             if (numbered.length < 2) continue;
             const m = this.mention(numbered[0]!, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
             added.push({ top: reading.top, mentions: reading.mentions, former: reading.former, postal: reading.postal,
-              score: reading.score + m.weight, tied: numbered });
+              score: reading.score + m.weight, tied: { units: numbered, span: m } });
             continue;
           }
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
@@ -2383,7 +2414,7 @@ export class AddressResolver {
     }
 
     if (reading.tied) {
-      const codes = reading.tied.map((u) => this.units[u]!.code);
+      const codes = reading.tied.units.map((u) => this.units[u]!.code);
       warnings.push({
         code: 'AMBIGUOUS',
         message: flat`The address names one of ${codes.length} units of ${name(unit)} that fit it equally (${codes.join(', ')}), without what tells them apart (a number, most often): ${name(unit)} is the answer.`,
@@ -2414,6 +2445,8 @@ export class AddressResolver {
       const mark = new Uint8Array(run.text.length);
       for (const w of run.unitWords) mark.fill(2, w.start, w.end);
       for (const m of reading.mentions) if (m.khmer?.run === r) mark.fill(1, m.khmer.from, m.khmer.to);
+      const tied = reading.tied?.span.khmer;
+      if (tied?.run === r) mark.fill(1, tied.from, tied.to);
       for (let k = 0; k < mark.length; k++) if (mark[k] === 1) covered++;
       for (let k = 0; k < mark.length;) {
         if (mark[k] !== 0) {
@@ -2430,6 +2463,8 @@ export class AddressResolver {
     const mark = new Uint8Array(words.length);
     for (let k = 0; k < words.length; k++) if (words[k]!.unit || words[k]!.filler) mark[k] = 2;
     for (const m of reading.mentions) if (m.latin) mark.fill(1, m.latin.from, m.latin.to);
+    const tied = reading.tied?.span.latin;
+    if (tied) mark.fill(1, tied.from, tied.to);
     for (let k = 0; k < words.length; k++) if (mark[k] === 1 && !words[k]!.unit && !words[k]!.filler) covered += words[k]!.word.length;
     for (let k = 0; k < words.length;) {
       if (mark[k] !== 0) {
@@ -2719,8 +2754,13 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   return null;
 }
 
-/** Edits orderTies counts up to (further is as far). */
+/** Edits orderTies and closestSpelt count up to (further is as far). */
 const TIE_DISTANCE_MAX = 8;
+
+/** A Latin span as typed, its letters and digits in lower case, for counting edits to names (typedDistance). */
+function typedKey(text: string, span: Mention): string {
+  return text.slice(span.start, span.end).toLowerCase().replace(/[^a-z0-9]/g, '');
+}
 
 /** Added to a child nearestChild finds by its loose key only, a letter off (units number far fewer). */
 const LOOSE_ONLY = 1 << 24;

@@ -424,6 +424,20 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Chak Village, Kampong Chen Cheung Commune, Stoung District')!.unit.code, '06080403');
   });
 
+  it('answers the parent not named when a name fits several of its children and no other unit as well', () => {
+    // Tuol Sangkae 1 and 2 (120713, 120714), both of Russey Keo; the khan is not named.
+    for (const q of ['Sangkat Toul Sangke, Phnom Penh City', 'សង្កាត់ទួលសង្កែ រាជធានីភ្នំពេញ']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '1207', q);
+      assert.deepEqual(c.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, ['120713', '120714'], q);
+    }
+    // Namesakes under other parents too: one of them, not a parent of two.
+    assert.equal(top('Phum Thmei, Phnom Penh')!.unit.level, 'village');
+    // Siblings tied by folding (Preaek Khsay Ka and Kha: Kho folds as both): the one nearer as written, by edits.
+    assert.equal(top('Prek Sai Kho commune in Prey Veng province')!.unit.code, '140707');
+    assert.equal(top('Prek Sai Ka commune in Prey Veng province')!.unit.code, '140706');
+  });
+
   it('answers a unit whose children one name fits without their number (ត្រពាំងថ្លឹង: ត្រពាំងថ្លឹង១ to ៤)', () => {
     const c = top('ភូមិត្រពាំងថ្លឹង សង្កាត់ចោមចៅ ខណ្ឌពោធិ៍សែនជ័យ')!;
     // Chaom Chau 1, 2 and 3 tie on their name; only Chaom Chau 1 has villages named Trapeang Thloeng.
@@ -518,6 +532,10 @@ describe('address resolver: candidate fields', () => {
     assert.equal(building.candidates[0]!.unit.code, '120210');
     assert.equal(findParts('ជាន់ទី3 ភូមិ១').parts.building, 'ជាន់ទី3');
     assert.equal(findParts('ភូមិអូរបីជាន់ 2').parts.building, null);
+    // A borey's name ends before a unit word that leads a name: the sangkat after it is read.
+    assert.equal(findParts('Borey Peng Huoth Sangkat Chak Angrae Leu').parts.borey, 'Borey Peng Huoth');
+    assert.equal(findParts('Street Borey\nSangkat Phnom Penh Thmey').parts.borey, null);
+    assert.equal(top('Building 99, Street Borey\nSangkat Phnom Penh Thmey, Khan Sen Sok,\nPhnom Penh')!.unit.code, '120801');
   });
 
   it('finds each kind of part in text of one script only, with or without digits', () => {
@@ -744,14 +762,16 @@ describe('address resolver: warnings', () => {
     }
   });
 
-  it('reads a Latin alias for numbered sangkats written without the number as those sangkats, ambiguous', () => {
+  it('reads a Latin alias for numbered sangkats written without the number as those sangkats: their khan, ambiguous', () => {
     // data/aliases.csv: Chom Chao is Chaom Chau 1 to 3, Teuk Laak Tuek L'ak 1 to 3, TTP Tuol Tumpung 1 and 2. None of
-    // their names has no number, and none is to be taken for a unit whose name has none (Chham Chha, Tuol Kouk).
-    for (const [q, codes] of [['Chom Chao, Phnom Penh', ['120914', '120915', '120916']], ['Teuk Laak, Phnom Penh', ['120404', '120405', '120406']],
-      ['TTP, Phnom Penh', ['120109', '120110']], ['Chom Chao', ['120914', '120915', '120916']]] as const) {
+    // their names has no number, and none is to be taken for a unit whose name has none (Chham Chha, Tuol Kouk). The
+    // khan is not named: it is the answer all the same (the sangkats tie, no other unit does), the sangkats next.
+    for (const [q, khan, codes] of [['Chom Chao, Phnom Penh', '1209', ['120914', '120915', '120916']], ['Teuk Laak, Phnom Penh', '1204', ['120404', '120405', '120406']],
+      ['TTP, Phnom Penh', '1201', ['120109', '120110']], ['Chom Chao', '1209', ['120914', '120915', '120916']]] as const) {
       const candidates = resolver().resolve(q).candidates;
-      assert.deepEqual(candidates.slice(0, codes.length).map((c) => c.unit.code).sort(), [...codes], q);
-      assert.ok(candidates[0]!.warnings.some((w) => w.code === 'AMBIGUOUS'), q);
+      assert.equal(candidates[0]!.unit.code, khan, q);
+      assert.deepEqual(candidates.slice(1, 1 + codes.length).map((c) => c.unit.code).sort(), [...codes], q);
+      assert.deepEqual(candidates[0]!.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, [...codes], q);
       assert.deepEqual(candidates[0]!.unmatched, [], q);
     }
     // With the number, the one sangkat.
