@@ -464,6 +464,8 @@ export class AddressResolver {
     // Khmer digits to ASCII, one character for one, so offsets stay those of the input.
     let text = KHMER_DIGIT.test(input) ? input.replace(KHMER_DIGITS, (d) => String(d.charCodeAt(0) - 0x17e0)) : input;
     if (text.includes('/')) text = text.replace(/\bS\/K\b/gi, 'Sk ');
+    // A zero typed for the O of a name (`0-Raing village`: Ou Reang), before a hyphen or an apostrophe and a letter.
+    if (text.includes('0')) text = text.replace(ZERO_FOR_O, 'O');
     const found = findParts(text);
     const { parts } = found;
     const spans = parts.borey === null ? found.spans : this.boreyNames.keep(text, parts, found.spans);
@@ -1775,6 +1777,7 @@ export class AddressResolver {
     const floor = this.mattersFrom(ranked, limit);
     const added: Reading[] = [];
     let lookups = 0;
+    const communeWorded = tokens.latin.some((w) => w.unit === 'commune') || tokens.khmer.some((run) => run.unitWords.some((w) => w.level === 'commune'));
     for (let round = 0; round < 2 && frontier.length > 0; round++) {
       const next: Reading[] = [];
       for (const reading of frontier) {
@@ -1788,7 +1791,17 @@ export class AddressResolver {
           const above = this.childOfTheWordsLevel(reading, tokens, mentions);
           if (above) next.push(above);
         }
-        if (top.level === 'village' || reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
+        if (top.level === 'village') {
+          // Namesakes (other readings of the same span), none with its commune read, told apart by a commune word's
+          // piece (see communeByPiece).
+          if (round === 0 && communeWorded && lookups < MAX_PIECE_LOOKUPS && this.namesakesWithoutCommune(reading, frontier)) {
+            const own = this.communeByPiece(reading, tokens, mentions);
+            lookups++;
+            if (own) added.push(own);
+          }
+          continue;
+        }
+        if (reading.top.how === 'postal_code' && reading.mentions.length === 1 && top.level === 'province') continue;
         // What completing can add at most: first for any reading of its level (completionCap), then from this one's
         // pieces (a child named by the longest, then, in the first round and above a commune, a grandchild by the next).
         if (reading.score + completionCapAt(completable, depth) < floor) continue;
@@ -1840,6 +1853,48 @@ export class AddressResolver {
       }
     }
     return this.rank(best);
+  }
+
+  /**
+   * Whether other readings of `frontier` read the village's span as other villages of its district, the district read,
+   * and none of them has its commune read.
+   */
+  private namesakesWithoutCommune(reading: Reading, frontier: readonly Reading[]): boolean {
+    const district = this.parent[this.parent[reading.top.u]!]!;
+    if (district < 0 || !reading.mentions.some((m) => m.u === district)) return false;
+    let others = false;
+    for (const r of frontier) {
+      if (r.top.start !== reading.top.start || r.top.end !== reading.top.end) continue;
+      const commune = this.parent[r.top.u]!;
+      if (r.mentions.some((m) => m.u === commune)) return false;
+      if (r.top.u !== reading.top.u && this.parent[commune] === district) others = true;
+    }
+    return others;
+  }
+
+  /**
+   * A village read without its commune, where a piece of the input its unit word says is a commune is a near spelling of
+   * the village's own commune (nearestChild of the district, or fartherChild as completion finds a child): the reading
+   * with that commune's mention. Namesake villages of one district tell apart by it (`Prey Toteung village, Tuol Pich
+   * commune, Ang Snuol district`: Tuol Prech's Prey Totueng, not the other two).
+   */
+  private communeByPiece(reading: Reading, tokens: ReturnType<typeof tokenise>, mentions: readonly Mention[]): Reading | undefined {
+    const commune = this.parent[reading.top.u]!;
+    if (commune < 0 || reading.mentions.some((m) => m.u === commune)) return undefined;
+    const district = this.parent[commune]!;
+    for (const piece of this.pieces(reading, tokens)) {
+      // Not where a unit word of another level is on the piece's other side (`Kaoh Samraong Commune Kampong Siem
+      // District`: Kampong Siem is the district's name, not a misspelt Kampong Cham).
+      if (piece.hint !== 'commune' || betweenLevels(tokens.latin, piece.latin)) continue;
+      let found = this.nearestChild(district, piece);
+      if (found >= LOOSE_ONLY) found = this.spelledElsewhere(district, found - LOOSE_ONLY, piece, mentions, 1) ? -1 : found - LOOSE_ONLY;
+      if (found < 0) found = this.fartherChild(district, piece, mentions);
+      if (found !== commune) continue;
+      const m = this.mention(commune, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin, piece.twice);
+      return { top: reading.top, mentions: [reading.mentions[0]!, m, ...reading.mentions.slice(1)], former: reading.former, postal: reading.postal,
+        score: reading.score + m.weight, tied: undefined };
+    }
+    return undefined;
   }
 
   /**
@@ -2753,6 +2808,18 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
   return null;
 }
+
+/** Whether Latin words [from, to) sit between unit words of two levels, in their part (`Commune Kampong Siem District`). */
+function betweenLevels(words: readonly LatinWord[], span: { from: number; to: number } | undefined): boolean {
+  if (span === undefined) return false;
+  const before = words[span.from - 1];
+  const after = words[span.to];
+  const segment = words[span.from]!.segment;
+  return before?.unit != null && after?.unit != null && before.segment === segment && after.segment === segment && before.unit !== after.unit;
+}
+
+/** A zero starting a word, a hyphen or an apostrophe and a letter after it: the letter O as typed in a name (`0-Raing`). */
+const ZERO_FOR_O = /(?<![A-Za-z0-9])0(?=[-'’][A-Za-z])/g;
 
 /** Edits orderTies and closestSpelt count up to (further is as far). */
 const TIE_DISTANCE_MAX = 8;

@@ -505,6 +505,28 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Kg. Speu Province')!.unit.code, '05');
   });
 
+  it('tells namesake villages of a district apart by their commune misspelt further than a typo', () => {
+    // Prey Totueng is a village of three communes of Ang Snuol; Tuol Pich is two edits from Tuol Prech (080816).
+    for (const q of ['Prey Toteung village, Toul Pich commune, Ang Snuol district', 'Phum Prey Totueng, Khum Tuol Pich, Srok Ang Snuol']) {
+      const c = top(q)!;
+      assert.equal(c.unit.code, '08081615', q);
+      assert.equal(c.chain.commune?.code, '080816', q);
+      assert.ok(c.matched.some((m) => m.code === '080816' && m.how === 'typo'), q);
+      assert.deepEqual(c.warnings, [], q);
+    }
+    // Not a piece between unit words of two levels: Kampong Siem (District) is no misspelt Kampong Cham (a sangkat).
+    assert.equal(top('Phum Ti Prampir Village Kaoh Samraong Commune Kampong Siem District Kampong Cham Province')!.unit.code, '03060707');
+  });
+
+  it('reads a zero typed for the O of a name, before a hyphen or an apostrophe', () => {
+    const c = top('0-Raing village, Pung Ror commune, Baray district in Kampong Thom province')!;
+    assert.equal(c.unit.code, '06090102');
+    // The span as the input has it.
+    assert.equal(c.matched[0]!.text, '0-Raing');
+    // Numbers stay numbers.
+    assert.equal(resolver().resolve('#0-12, 0-Raing village, Pung Ror commune').parts.house_number, '0-12');
+  });
+
   it('reads zeros that lead a Khmer number as nothing', () => {
     assert.equal(top('ភូមិ៣ សង្កាត់លេខ០១')!.unit.code, '18010103');
     assert.equal(top('ភូមិ ០៤.០៥')!.unit.code, '25070615');
