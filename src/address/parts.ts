@@ -36,6 +36,9 @@ const KH = '\\u1780-\\u17FF';
 /** Khmer text up to a space, a separator, a Latin letter or a unit word (for named streets and boreys). */
 const KHMER_NAME = `(?!ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី)[${KH}]{1,40}?(?=[\\s,;\\n]|$|ភូមិ|ឃុំ|សង្កាត់|ស្រុក|ខណ្ឌ|ក្រុង|ខេត្ត|រាជធានី|ក្រុម|ផ្លូវ|[A-Za-z0-9])`;
 
+/** An optional space between a Khmer word and what follows it: a space, or a zero-width one (Khmer text has many). */
+const GAP = String.raw`[\s\u200b-\u200d\ufeff]?`;
+
 /** Latin unit words written before the unit's name (Phum X, Sangkat Y, Khan Z), as alternatives of a pattern. */
 const LEADING_UNIT_WORDS = 'phum|phoum|phoom|khum|khom|khoum|sangkat|sangkath|sankat|songkat|sngkat|srok|khan|krong|khet|khaet|khett';
 
@@ -68,9 +71,9 @@ const RULES: Rule[] = [
     value: (m) => `National Road ${m[1]!}`,
     needs: DIGIT_LATIN,
   },
-  { kind: 'street', pattern: /ផ្លូវជាតិ(?:លេខ)?\s?(\d{1,3})/g, value: (m) => `National Road ${m[1]!}`, needs: DIGIT_KHMER },
+  { kind: 'street', pattern: new RegExp(String.raw`ផ្លូវជាតិ(?:លេខ)?${GAP}(\d{1,3})`, 'g'), value: (m) => `National Road ${m[1]!}`, needs: DIGIT_KHMER },
   // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, House № 12, House, 40ABC, 12E0 (a unit on a floor).
-  { kind: 'house_number', pattern: /(?:ផ្ទះលេខ|ផ្ទះ)\s?(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)/g, value: (m) => m[1]!, needs: DIGIT_KHMER },
+  { kind: 'house_number', pattern: new RegExp(String.raw`(?:ផ្ទះលេខ|ផ្ទះ)${GAP}(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)`, 'g'), value: (m) => m[1]!, needs: DIGIT_KHMER },
   {
     kind: 'house_number',
     pattern: /(?:\bHouse\b,?\s?(?:No\b\.?|Nº|№|#)?|#|№|\b(?:No|Nº|Home)\b\.?)\s{0,2}(\d{1,5}(?:[A-Za-z]{1,4}\d{0,3})?(?:[-/+]\s?\d{1,5}[A-Za-z]{0,4})?)\b/gi,
@@ -80,7 +83,7 @@ const RULES: Rule[] = [
   { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g, needs: DIGIT_LATIN },
   // Numbered street: St. 271, Street 271, St.271, Str 2004, Road 60, ផ្លូវលេខ២៧១, ផ្លូវ២៣.
   { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}`, needs: DIGIT_LATIN },
-  { kind: 'street', pattern: /ផ្លូវ(?:លេខ)?\s?(\d{1,5}(?:[A-Za-z]{1,2})?)/g, value: (m) => `St. ${m[1]!}`, needs: DIGIT_KHMER },
+  { kind: 'street', pattern: new RegExp(String.raw`ផ្លូវ(?:លេខ)?${GAP}(\d{1,5}(?:[A-Za-z]{1,2})?)`, 'g'), value: (m) => `St. ${m[1]!}`, needs: DIGIT_KHMER },
   // Named boulevards and avenues: Preah Norodom Blvd, Russian Blvd, Monivong Boulevard, Mao Tse Toung Blvd (Bvld, as typed).
   {
     kind: 'street',
@@ -88,19 +91,19 @@ const RULES: Rule[] = [
     needs: LATIN,
   },
   { kind: 'street', pattern: /\b(?:Blvd|Boulevard|Avenue)\s(?:[A-Z][A-Za-z'’]{1,20}\s?){1,4}/g, needs: LATIN },
-  { kind: 'street', pattern: new RegExp(`(?:មហាវិថី|វិថី)\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
+  { kind: 'street', pattern: new RegExp(`(?:មហាវិថី|វិថី)${GAP}${KHMER_NAME}`, 'g'), needs: KHMER },
   // Group: ក្រុមទី៣, ក្រុម 3, Krom 3, Group 3.
-  { kind: 'group', pattern: /ក្រុម(?:ទី)?\s?(\d{1,3})/g, value: (m) => m[1]!, needs: DIGIT_KHMER },
+  { kind: 'group', pattern: new RegExp(String.raw`ក្រុម(?:ទី)?${GAP}(\d{1,3})`, 'g'), value: (m) => m[1]!, needs: DIGIT_KHMER },
   { kind: 'group', pattern: /\b(?:Krom|Group|Grp)\b\.?\s?(?:No\.?\s?)?(\d{1,3})\b/gi, value: (m) => m[1]!, needs: DIGIT_LATIN },
   // Borey: Borey Peng Huoth, បុរីប៉េងហួត. Its name ends before a unit word that comes before a name (`Borey Peng Huoth
   // Sangkat Chak Angrae`, `Street Borey\nSangkat ...`: the sangkat is no part of it).
   { kind: 'borey', pattern: new RegExp(`\\bBorey\\s(?:(?!(?:${LEADING_UNIT_WORDS})\\b)[A-Za-z0-9'’]{1,20}\\s?){1,4}`, 'gi'), needs: LATIN },
   // Not inside a word (អង្គបុរី, ចិត្របុរី, ស្រុកបុរីជលសារ: names).
-  { kind: 'borey', pattern: new RegExp(`(?<![${KH}])បុរី\\s?${KHMER_NAME}`, 'g'), needs: KHMER },
+  { kind: 'borey', pattern: new RegExp(`(?<![${KH}])បុរី${GAP}${KHMER_NAME}`, 'g'), needs: KHMER },
   // Building, floor, room: kept as written up to the next comma.
   { kind: 'building', pattern: /\b(?:Building|Bldg|Tower|Floor|Fl|Room|Rm|Unit)\b\.?\s?[A-Za-z0-9#-]{0,12}/gi, needs: LATIN },
   // អគារលេខ១៣ (building 13: no village ១៣), បន្ទប់ 5, ជាន់ទី៣ (a floor: ជាន់ alone is in names, អូរបីជាន់).
-  { kind: 'building', pattern: new RegExp(`(?<![${KH}])(?:(?:អគារ|បន្ទប់)(?:\\s?លេខ)?|ជាន់\\s?(?:ទី|លេខ))\\s?[A-Za-z]{0,2}\\d{1,5}[A-Za-z]{0,2}`, 'g'), needs: DIGIT_KHMER },
+  { kind: 'building', pattern: new RegExp(`(?<![${KH}])(?:(?:អគារ|បន្ទប់)(?:${GAP}លេខ)?|ជាន់${GAP}(?:ទី|លេខ))${GAP}[A-Za-z]{0,2}\\d{1,5}[A-Za-z]{0,2}`, 'g'), needs: DIGIT_KHMER },
   // Legacy 5-digit postal codes, after house numbers and streets have taken their digits.
   { kind: 'legacy_postal_code', pattern: /(?<![\d\-/#])\d{5}(?![\d\-/])/g, needs: DIGIT },
 ];

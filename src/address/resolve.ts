@@ -1020,6 +1020,9 @@ export class AddressResolver {
     const before = words[a - 1];
     const after = words[b];
     const trailing = after?.unit && after.segment === first.segment && TRAILING.has(after.word) ? after.unit : null;
+    // A part written name first, unit word after, throughout (`Kien Sang Village Svay Rieng Sangkat Svay Rieng
+    // Municipality`, its commas left out): each name is the word's after it, whatever the word.
+    if (trailing && before?.unit && before.segment === first.segment && this.trailingPart(words, first.segment)) return trailing;
     if (before?.unit && before.segment === first.segment) {
       // Between two English unit words, in a part that does not start with one ("Treap village in Chet Borei
       // district Thmey commune"), the name is the one before the word after it.
@@ -1033,6 +1036,30 @@ export class AddressResolver {
     const word = words[a - 2];
     return (before?.word === 'of' || before?.word === 'de') && word?.unit && word.unit !== 'village' && word.segment === first.segment && ENGLISH_UNIT_WORDS.has(word.word)
       && !PLURAL_UNIT_WORDS.has(word.word) ? word.unit : null;
+  }
+
+  /** trailingPart's words (one address's) and the parts of them it found written name first, unit word after. */
+  private trailingOf: readonly LatinWord[] | undefined;
+  private readonly trailingParts = new Set<number>();
+  /**
+   * Whether a part (segment) of the Latin words starts with a word that is no unit word and ends with a unit word of
+   * those that follow names (TRAILING), with another unit word before it: a part written "name, unit word" throughout.
+   * Worked out once for an address's words.
+   */
+  private trailingPart(words: readonly LatinWord[], segment: number): boolean {
+    if (this.trailingOf !== words) {
+      this.trailingOf = words;
+      this.trailingParts.clear();
+      for (let s = 0; s < words.length;) {
+        let e = s;
+        let unitWords = 0;
+        while (e < words.length && words[e]!.segment === words[s]!.segment) if (words[e++]!.unit !== null) unitWords++;
+        const last = words[e - 1]!;
+        if (words[s]!.unit === null && last.unit !== null && TRAILING.has(last.word) && unitWords >= 2) this.trailingParts.add(words[s]!.segment);
+        s = e;
+      }
+    }
+    return this.trailingParts.has(segment);
   }
 
   /** Whether the part (segment) of word `a` starts with a unit word. */

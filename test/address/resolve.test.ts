@@ -518,6 +518,18 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Phum Ti Prampir Village Kaoh Samraong Commune Kampong Siem District Kampong Cham Province')!.unit.code, '03060707');
   });
 
+  it('reads a part written name first, unit word after, throughout, as such whatever its unit words', () => {
+    // No commas: the sangkat's name is the word's after it (Sangkat), not the village's before it (Village); the
+    // sangkat's name is also one of its villages'.
+    for (const [q, code] of [['Veal Yon Village Svay Rieng Sangkat Svay Rieng Municipality Svay Rieng Province', '20060102'],
+      ['Doun Kaen Village Samraong Sangkat Samraong Municipality Oddar Meanchey Province', '22040401'],
+      ['Kaev Krasang Village Kep Sangkat Kep Municipality Kep Province', '23020102']] as const) {
+      assert.equal(top(q)!.unit.code, code, q);
+    }
+    // A part that starts with a unit word leads with them: Phum, then Sangkat before their names.
+    assert.equal(top('Phum Veal Yon Sangkat Svay Rieng Krong Svay Rieng')!.unit.code, '20060102');
+  });
+
   it('reads a zero typed for the O of a name, before a hyphen or an apostrophe', () => {
     const c = top('0-Raing village, Pung Ror commune, Baray district in Kampong Thom province')!;
     assert.equal(c.unit.code, '06090102');
@@ -554,6 +566,10 @@ describe('address resolver: candidate fields', () => {
     assert.equal(building.candidates[0]!.unit.code, '120210');
     assert.equal(findParts('ជាន់ទី3 ភូមិ១').parts.building, 'ជាន់ទី3');
     assert.equal(findParts('ភូមិអូរបីជាន់ 2').parts.building, null);
+    // A zero-width space where a space may be (Khmer text has many).
+    const zw = findParts('ផ្ទះលេខ\u200b12 ផ្លូវលេខ\u200b23 ក្រុមទី\u200b3 អគារលេខ\u200b77 ផ្លូវជាតិលេខ\u200b5');
+    assert.deepEqual([zw.parts.house_number, zw.parts.group, zw.parts.building], ['12', '3', 'អគារលេខ\u200b77']);
+    assert.deepEqual(zw.spans.filter((f) => f.kind === 'street').map((f) => f.value), ['St. 23', 'National Road 5']);
     // A borey's name ends before a unit word that leads a name: the sangkat after it is read.
     assert.equal(findParts('Borey Peng Huoth Sangkat Chak Angrae Leu').parts.borey, 'Borey Peng Huoth');
     assert.equal(findParts('Street Borey\nSangkat Phnom Penh Thmey').parts.borey, null);
