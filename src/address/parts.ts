@@ -17,6 +17,8 @@ export interface AddressParts {
   postal_code: string | null;
   /** A 5-digit code of the former Cambodia Post scheme, when written instead. */
   legacy_postal_code: string | null;
+  /** A telephone number, as written (Tel: 012 345 678, ទូរស័ព្ទ៖ ០២៣ ២១៦ ០០០, +855 23 216 000): never read for a unit. */
+  phone: string | null;
   /** Whether the country was named (Cambodia, Kingdom of Cambodia, កម្ពុជា; German Kambodscha, French Cambodge). */
   country: boolean;
 }
@@ -61,7 +63,21 @@ const DIGIT_KHMER = ['digit', 'khmer'] as const;
 const DIGIT_LATIN = ['digit', 'latin'] as const;
 
 const RULES: Rule[] = [
-  // Postal codes first: six digits standing alone (not part of a longer number or a house number range).
+  // Telephone numbers first (their digits are no postal code, house or village number): after a label (Tel, Phone,
+  // ទូរស័ព្ទ, ...), or in Cambodia's forms alone (0 or +855, then 8 or 9 digits in groups: 012 345 678, 023-216-000).
+  {
+    kind: 'phone',
+    pattern: new RegExp(String.raw`(?:(?:លេខ)?(?:ទូរស័ព្ទ|ទូរសព្ទ)(?:លេខ)?|\b(?:Tel|Telephone|Phone|Mobile|Mob|Hotline|Fax|H/P)\b\.?|☎|📞)${GAP}[:៖.]?\s{0,3}`
+      + String.raw`(\+?\(?\d[\d ()\-./]{5,24}\d)`, 'gi'),
+    value: (m) => m[1]!,
+    needs: DIGIT,
+  },
+  {
+    kind: 'phone',
+    pattern: /(?<![\dA-Za-z])(?:\+855|\(\+?855\)|0)[ \-.]?\d{2}[ \-.]?\d{3}[ \-.]?\d{3,4}(?!\d)/g,
+    needs: DIGIT,
+  },
+  // Postal codes: six digits standing alone (not part of a longer number or a house number range).
   { kind: 'postal_code', pattern: /(?<![\d\-/#])\d{6}(?![\d\-/])/g, needs: DIGIT },
   { kind: 'country', pattern: /\b(?:the\s+)?(?:Kingdom\s+of\s+)?Cambodia\b|\b(?:Kambodscha|Cambodge)\b|ព្រះរាជាណាចក្រកម្ពុជា|ប្រទេសកម្ពុជា|កម្ពុជា/gi },
   // National road: National Road 5, NR5, NR.5, Route Nationale 5, ផ្លូវជាតិលេខ៥.
@@ -113,7 +129,7 @@ export function findParts(text: string): { parts: AddressParts; spans: Found[] }
   const spans: Found[] = [];
   const parts: AddressParts = {
     house_number: null, street: null, group: null, borey: null, building: null, postal_code: null, legacy_postal_code: null,
-    country: false,
+    phone: null, country: false,
   };
   const taken = (start: number, end: number) => spans.some((s) => start < s.end && s.start < end);
   const has = { digit: /\d/.test(text), khmer: /[\u1780-\u17FF]/.test(text), latin: /[A-Za-z]/.test(text) };

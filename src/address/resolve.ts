@@ -472,7 +472,9 @@ export class AddressResolver {
     const tokens = tokenise(text, spans);
     const mentions: Mention[] = [];
     const budget = new MentionBudget(mentions, this.parent, this.mentionOf, this.named);
-    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, text, mentions, budget));
+    // Whether a unit word names a unit somewhere (a facility's name is then not a place's: see facilityNames).
+    const worded = tokens.khmer.some((run) => run.unitWords.length > 0) || tokens.latin.some((w) => w.unit !== null);
+    tokens.khmer.forEach((run, r) => this.khmerMentions(run, r, text, mentions, budget, worded));
     this.latinMentions(tokens.latin, text, mentions, budget);
     budget.release();
     addressWork.mentions += mentions.length;
@@ -495,7 +497,7 @@ export class AddressResolver {
 
   // ---- mentions ----
 
-  private khmerMentions(run: KhmerRun, r: number, input: string, out: Mention[], budget: MentionBudget): void {
+  private khmerMentions(run: KhmerRun, r: number, input: string, out: Mention[], budget: MentionBudget, worded: boolean): void {
     const { text } = run;
     const starts = clusterStarts(text);
     const isBoundary = new Uint8Array(text.length + 1);
@@ -513,7 +515,8 @@ export class AddressResolver {
     }
     /** Spans [i, j) after a unit word that some spelling explained whole as a unit of its level (i * SPAN_KEY + j). */
     let foundWhole: Set<number> | undefined;
-    const facility = run.unitWords.length > 0 ? facilityNames(text, isBoundary, run.unitWords) : undefined;
+    // In a run of its own too (ភូមិតាហាំ ស្ថិតនៅវត្តតាមាន់សែនជ័យ: the joining word ends the run before the pagoda).
+    const facility = worded ? facilityNames(text, isBoundary, run.unitWords) : undefined;
     for (const i of starts) {
       // A place a facility is named after (អាងទឹកទំនប់កណ្តែក, a reservoir), where a unit word names a unit: not the place.
       if (facility?.[i]) continue;
@@ -1834,10 +1837,17 @@ export class AddressResolver {
         if (reading.score + completionCapAt(completable, depth) < floor) continue;
         const pieces = this.pieces(reading, tokens);
         if (reading.score + completionGain(pieces, round === 0 && depth < LEVEL_DEPTH.commune ? 2 : 1) < floor) continue;
-        for (const piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
+        for (let piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
           addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
+          // A Khmer piece after a unit word that no child is near whole: up to its first space, where other words follow
+          // the name (ភូមិពូឆប់ នៅ ឃុំដាក់ដាំ: ពូឆប, a letter off).
+          if (bestChild < 0 && piece.hint !== null && piece.khmer !== undefined) {
+            const cut = khmerCut(piece, piece.khmer, tokens.khmer[piece.khmer.run]!);
+            const child = cut ? this.nearestChild(reading.top.u, cut) : -1;
+            if (child >= 0 && child < LOOSE_ONLY) [piece, bestChild] = [cut!, child];
+          }
           if (bestChild >= LOOSE_ONLY) bestChild = this.spelledElsewhere(reading.top.u, bestChild - LOOSE_ONLY, piece, mentions, 1) ? -1 : bestChild - LOOSE_ONLY;
           // A piece its unit word says is of another level than the child (ឃុំព្រែកដាច់, a commune of the district,
           // is no misspelt village ព្រែកបាក់ of the commune before it).
@@ -2834,6 +2844,17 @@ function ownUnitWord(words: readonly LatinWord[], a: number, b: number): Level |
   const first = words[a]!.unit ? words[a]! : words[a - 1];
   if (first?.unit && first.segment === words[a]!.segment && !ENGLISH_UNIT_WORDS.has(first.word)) return first.unit;
   return null;
+}
+
+/** A Khmer piece up to the first space in it (three letters at least before it), or undefined where it has none. */
+function khmerCut<P extends { text: string; start: number; end: number; chars: number }>(piece: P, at: { run: number; from: number; to: number },
+  run: KhmerRun): (P & { khmer: { run: number; from: number; to: number } }) | undefined {
+  for (let k = at.from + 3; k < at.to; k++) {
+    if (run.offsets[k]! > run.ends[k - 1]!) {
+      return { ...piece, text: run.text.slice(at.from, k), end: run.ends[k - 1]!, chars: k - at.from, khmer: { run: at.run, from: at.from, to: k } };
+    }
+  }
+  return undefined;
 }
 
 /** Whether Latin words [from, to) sit between unit words of two levels, in their part (`Commune Kampong Siem District`). */

@@ -168,7 +168,7 @@ export function tokenise(text: string, skip: readonly Span[]): Tokens {
     if (isSeparator(ch)) {
       segment++;
       i++;
-    } else if (isKhmer(c) || (isDigit(c) && nextNonSpaceIsKhmer(text, i))) {
+    } else if (isKhmer(c) || (isDigit(c) && nextNonSpaceIsKhmer(text, i) && !afterLatinWord(text, i))) {
       i = khmerRun(text, i, skipped, segment, khmer);
     } else if (c < 0x80 ? isAsciiAlnum(c) : /[\p{L}\p{N}]/u.test(ch)) {
       let j = i + 1;
@@ -228,6 +228,18 @@ function nextNonSpaceIsKhmer(text: string, i: number): boolean {
   let j = i;
   while (j < text.length && (isDigit(text.charCodeAt(j)) || text[j] === ' ')) j++;
   return j < text.length && isKhmer(text.charCodeAt(j));
+}
+
+/**
+ * Whether a Latin letter comes before position i, spaces aside: a number there is the Latin name's (`Boeng Keng Kang 1
+ * ភ្នំពេញ`), not the Khmer text's after it.
+ */
+function afterLatinWord(text: string, i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && text[k] === ' ') k--;
+  if (k < 0) return false;
+  const c = text.charCodeAt(k);
+  return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
 
 /** Reads one Khmer run from `start`; returns where it ends. */

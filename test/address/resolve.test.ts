@@ -530,6 +530,41 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('Phum Veal Yon Sangkat Svay Rieng Krong Svay Rieng')!.unit.code, '20060102');
   });
 
+  it('takes telephone numbers apart, labelled or in Cambodian forms, so that their digits name nothing', () => {
+    // ០១២ would otherwise be village 12 of the sangkat.
+    const km = resolver().resolve('ភូមិ៥ សង្កាត់ស្រះចក ខណ្ឌដូនពេញ ទូរស័ព្ទ៖ ០១២ ៣៤៥ ៦៧៨');
+    assert.equal(km.candidates[0]!.unit.code, '12021005');
+    assert.equal(km.parts.phone, '012 345 678');
+    assert.deepEqual(km.candidates[0]!.unmatched, []);
+    for (const [q, phone] of [['Phum 5, Sangkat Srah Chak, 023 216 000', '023 216 000'], ['Phum 5, Sangkat Srah Chak, +855 12 345 678', '+855 12 345 678'],
+      ['Phum 5, Sangkat Srah Chak, Tel. (855) 23-216-000', '(855) 23-216-000']] as const) {
+      const r = resolver().resolve(q);
+      assert.equal(r.parts.phone, phone, q);
+      assert.equal(r.candidates[0]!.unit.code, '12021005', q);
+    }
+    // Not a house number, a postal code or a number of fewer digits.
+    assert.equal(findParts('#12, St. 271, 120101').parts.phone, null);
+    assert.equal(findParts('Phum 012').parts.phone, null);
+  });
+
+  it('reads a number between a Latin name and Khmer text as the Latin name\'s', () => {
+    assert.equal(top('Boeng Keng Kang 1 ភ្នំពេញ')!.unit.code, '121301');
+  });
+
+  it('reads a misspelt Khmer village name after its unit word up to the first space, other words after it', () => {
+    // ពូឆប់ for ពូឆប (Pu Chhab, 11030103), then រស់នៅ ("lives").
+    assert.equal(top('ឃុំដាក់ដាំ ភូមិពូឆប់ រស់នៅ')!.unit.code, '11030103');
+    assert.equal(top('ភូមិពូឆប់ នៅ ឃុំដាក់ដាំ')!.unit.code, '11030103');
+  });
+
+  it('reads the name after វត្ត as the pagoda\'s in a run of its own too', () => {
+    // ស្ថិតនៅ ends the run; តាមាន់សែនជ័យ is a village of Kouk Mon too, but here the pagoda.
+    const c = top('ឃុំគោកមន ភូមិតាហាំ ស្ថិតនៅវត្តតាមាន់សែនជ័យ')!;
+    assert.equal(c.unit.code, '22020416');
+    // A name that begins with វត្ត is still read (Wat Phnom).
+    assert.equal(top('វត្តភ្នំ, ខណ្ឌដូនពេញ')!.unit.code, '120211');
+  });
+
   it('reads a zero typed for the O of a name, before a hyphen or an apostrophe', () => {
     const c = top('0-Raing village, Pung Ror commune, Baray district in Kampong Thom province')!;
     assert.equal(c.unit.code, '06090102');

@@ -6591,6 +6591,8 @@ export interface operations {
                                 }[];
                                 /** @description Name in the requested language. */
                                 name: string;
+                                /** @description A telephone number written with the address (after Tel, Phone, ទូរស័ព្ទ..., or in the forms 012 345 678 and +855 23 216 000), as written, digits in ASCII; never read as a unit, house or postal code; null if none. */
+                                phone: string | null;
                                 /** @description Official 6-digit postal code (MPTC Prakas No. 77). */
                                 postal_code: string;
                                 /** @description The 6-digit postal code written in the address (or a legacy 5-digit one); null if none. */
@@ -13145,6 +13147,8 @@ export interface operations {
                             }[];
                             name_en: string;
                             name_km: string;
+                            /** @description A telephone number written with the address (after Tel, Phone, ទូរស័ព្ទ..., or in the forms 012 345 678 and +855 23 216 000), as written, digits in ASCII; never read as a unit, house or postal code; null if none. */
+                            phone: string | null;
                             /** @description Official 6-digit postal code (MPTC Prakas No. 77). */
                             postal_code: string;
                             /** @description The 6-digit postal code written in the address (or a legacy 5-digit one); null if none. */
@@ -13777,6 +13781,8 @@ export interface operations {
                                 }[];
                                 name_en: string;
                                 name_km: string;
+                                /** @description A telephone number written with the address (after Tel, Phone, ទូរស័ព្ទ..., or in the forms 012 345 678 and +855 23 216 000), as written, digits in ASCII; never read as a unit, house or postal code; null if none. */
+                                phone: string | null;
                                 /** @description Official 6-digit postal code (MPTC Prakas No. 77). */
                                 postal_code: string;
                                 /** @description The 6-digit postal code written in the address (or a legacy 5-digit one); null if none. */

@@ -12,6 +12,7 @@ const parts = (c: Resolved) => ({
   borey: c.parts.borey,
   building: c.parts.building,
   postal_code_input: c.parts.postal_code ?? c.parts.legacy_postal_code,
+  phone: c.parts.phone,
 });
 
 const v1Ref = (u: Unit) => ({ code: u.code, name_en: u.name_latin, name_km: u.name_km });

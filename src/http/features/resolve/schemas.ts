@@ -62,6 +62,8 @@ const Parts = {
   borey: Piece('Borey (housing estate) as written; null if none.'),
   building: Piece('Building, floor or room as written; null if none.'),
   postal_code_input: Piece('The 6-digit postal code written in the address (or a legacy 5-digit one); null if none.'),
+  phone: Piece('A telephone number written with the address (after Tel, Phone, ទូរស័ព្ទ..., or in the forms 012 345 678 and '
+    + '+855 23 216 000), as written, digits in ASCII; never read as a unit, house or postal code; null if none.'),
 };
 const Unmatched = Type.Array(Type.String(), { description: 'Parts of the input nothing explained (neither a unit nor a recognised part).' });
 const WarningCodeSchema = Type.Enum(WARNING_CODES, {
