@@ -87,7 +87,7 @@ const RULES: Rule[] = [
     value: (m) => `National Road ${m[1]!}`,
     needs: DIGIT_LATIN,
   },
-  { kind: 'street', pattern: new RegExp(String.raw`ផ្លូវជាតិ(?:លេខ)?${GAP}(\d{1,3})`, 'g'), value: (m) => `National Road ${m[1]!}`, needs: DIGIT_KHMER },
+  { kind: 'street', pattern: new RegExp(String.raw`ផ្ល[ូុ]វជាតិ(?:លេខ)?${GAP}(\d{1,3})`, 'g'), value: (m) => `National Road ${m[1]!}`, needs: DIGIT_KHMER },
   // House: ផ្ទះលេខ12, #12, No. 12, № 12, House 12, House № 12, House, 40ABC, 12E0 (a unit on a floor).
   { kind: 'house_number', pattern: new RegExp(String.raw`(?:ផ្ទះលេខ|ផ្ទះ)${GAP}(\d{1,5}(?:[A-Za-z]{1,2}\d{0,3})?(?:[-/]\d{1,5}[A-Za-z]?)?)`, 'g'), value: (m) => m[1]!, needs: DIGIT_KHMER },
   {
@@ -99,7 +99,7 @@ const RULES: Rule[] = [
   { kind: 'house_number', pattern: /\b\d{1,5}E[0-9]{1,2}\b/g, needs: DIGIT_LATIN },
   // Numbered street: St. 271, Street 271, St.271, Str 2004, Road 60, ផ្លូវលេខ២៧១, ផ្លូវ២៣.
   { kind: 'street', pattern: /\b(?:St|Str|Street|Rd|Road|Ph?lov)\b\.?\s?(?:No\.?\s?|#)?(\d{1,5}[A-Za-z]{0,2}(?:[-/]\d{1,4})?)\b/gi, value: (m) => `St. ${m[1]!}`, needs: DIGIT_LATIN },
-  { kind: 'street', pattern: new RegExp(String.raw`ផ្លូវ(?:លេខ)?${GAP}(\d{1,5}(?:[A-Za-z]{1,2})?)`, 'g'), value: (m) => `St. ${m[1]!}`, needs: DIGIT_KHMER },
+  { kind: 'street', pattern: new RegExp(String.raw`ផ្ល[ូុ]វ(?:លេខ)?${GAP}(\d{1,5}(?:[A-Za-z]{1,2})?)`, 'g'), value: (m) => `St. ${m[1]!}`, needs: DIGIT_KHMER },
   // Named boulevards and avenues: Preah Norodom Blvd, Russian Blvd, Monivong Boulevard, Mao Tse Toung Blvd (Bvld, as typed).
   {
     kind: 'street',

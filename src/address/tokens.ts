@@ -14,12 +14,13 @@ import type { Span } from './parts.js';
 /**
  * Khmer unit words, longest first, with the level they announce; then common misspellings of ខណ្ឌ (ខ័ណ្ឌ, ខណ្ណ, ខណ្ខ:
  * the subscript mistyped), សង្កាត់ without its sign, ឃុំ with its two signs typed the other way round (ឃំុ) and the old
- * spelling ខែត្រ of ខេត្ត, which no unit's name contains.
+ * spelling ខែត្រ of ខេត្ត, and ភូមិ with its vowels short or long the wrong way (ភុមិ, ភូមី, ភុមី): none is in a unit's name.
  */
 export const KHMER_UNIT_WORDS: readonly (readonly [string, Level])[] = [
   ['រាជធានី', 'province'], ['ខេត្ត', 'province'], ['ស្រុក', 'district'], ['ខណ្ឌ', 'district'], ['ក្រុង', 'district'],
   ['សង្កាត់', 'commune'], ['ឃុំ', 'commune'], ['ភូមិ', 'village'],
   ['ខ័ណ្ឌ', 'district'], ['ខណ្ណ', 'district'], ['ខណ្ខ', 'district'], ['សង្កាត', 'commune'], ['ឃំុ', 'commune'], ['ខែត្រ', 'province'],
+  ['ភុមិ', 'village'], ['ភូមី', 'village'], ['ភុមី', 'village'],
 ];
 /** The first characters of the Khmer unit words. */
 const UNIT_WORD_STARTS = new Set(KHMER_UNIT_WORDS.map(([word]) => word.charCodeAt(0)));

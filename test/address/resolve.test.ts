@@ -565,6 +565,11 @@ describe('address resolver: candidate fields', () => {
     assert.equal(top('វត្តភ្នំ, ខណ្ឌដូនពេញ')!.unit.code, '120211');
   });
 
+  it('reads ភូមិ with its vowels typed short or long the wrong way, and ផ្លុវ for ផ្លូវ', () => {
+    for (const word of ['ភុមិ', 'ភូមី', 'ភុមី']) assert.equal(top(`${word}ទួលក្រាំង ឃុំក្រាំងយ៉ូវ ស្រុកស្អាង`)?.unit.code, '08100502', word);
+    assert.equal(resolver().resolve('ផ្លុវលេខ ២៧១ សង្កាត់ទន្លេបាសាក់').parts.street, 'St. 271');
+  });
+
   it('reads a zero typed for the O of a name, before a hyphen or an apostrophe', () => {
     const c = top('0-Raing village, Pung Ror commune, Baray district in Kampong Thom province')!;
     assert.equal(c.unit.code, '06090102');
