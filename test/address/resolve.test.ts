@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { distinctAddresses } from '../../bench/address-inputs.js';
 import { AddressInputError, AddressResolver, type Candidate, FACILITY_AFTER, FACILITY_BEFORE_KM, MAX_ADDRESS_LENGTH, NAME_FINAL_FILLERS, resolverFor, subscriptsAsOne } from '../../src/address/resolve.js';
-import { LATIN_FILLER, TYPO_UNIT_WORDS, unitWordTypo } from '../../src/address/tokens.js';
+import { KHMER_UNIT_WORDS, LATIN_FILLER, TYPO_UNIT_WORDS, unitWordTypo } from '../../src/address/tokens.js';
 import { editDistance } from '../../src/search/typo.js';
 import { foldWords } from '../../src/search/latin.js';
 import { BoreyNames, findParts } from '../../src/address/parts.js';
@@ -113,6 +113,16 @@ describe('address resolver: facilities named after a place', () => {
     assert.deepEqual(c.unmatched, ['Prek Leap High School']);
     // With no unit word, the name is all there is to go on.
     assert.equal(top('Prek Leap High School')!.unit.code, '121002');
+  });
+
+  it('knows no unit whose Khmer name or alias has a misspelt Khmer unit word', () => {
+    // The misspellings (ខ័ណ្ឌ, ឃំុ, ភុមិ, ...) are read as unit words wherever they are: no name may hold one.
+    const misspelt = KHMER_UNIT_WORDS.slice(8).map(([word]) => word);
+    assert.ok(misspelt.includes('ភុមិ') && !misspelt.includes('ភូមិ'));
+    const asRead = (name: string) => name.replaceAll('\u17d2\u178a', '\u17d2\u178f');
+    assert.deepEqual(gazetteer().units.filter((u) => misspelt.some((w) => asRead(u.name_km).includes(w))).map((u) => u.code), []);
+    const aliases = asRead(readFileSync(new URL('../../data/aliases.csv', import.meta.url), 'utf8'));
+    assert.deepEqual(misspelt.filter((w) => aliases.includes(w)), []);
   });
 
   it('knows no unit whose Khmer name or alias has a Khmer facility word', () => {
