@@ -466,6 +466,8 @@ export class AddressResolver {
     if (text.includes('/')) text = text.replace(/\bS\/K\b/gi, 'Sk ');
     // A zero typed for the O of a name (`0-Raing village`: Ou Reang), before a hyphen or an apostrophe and a letter.
     if (text.includes('0')) text = text.replace(ZERO_FOR_O, 'O');
+    // A Roman numeral after a Khmer name is its number (សង្កាត់បឹងកក់ II: បឹងកក់២), as a digit padded to the numeral's length.
+    if (text.includes('I') && KHMER_LETTER.test(text)) text = text.replace(ROMAN_AFTER_KHMER, (n) => String(ROMAN_VALUE[n]).padStart(n.length));
     const found = findParts(text);
     const { parts } = found;
     const spans = parts.borey === null ? found.spans : this.boreyNames.keep(text, parts, found.spans);
@@ -2866,6 +2868,11 @@ function betweenLevels(words: readonly LatinWord[], span: { from: number; to: nu
   return before?.unit != null && after?.unit != null && before.segment === segment && after.segment === segment && before.unit !== after.unit;
 }
 
+/** A Roman numeral I to IV, standing alone, after a Khmer letter or sign and at most a space. */
+const ROMAN_AFTER_KHMER = /(?<=[\u1780-\u17ff][\s\u200b]?)(?:IV|I{1,3})(?![A-Za-z0-9])/g;
+const ROMAN_VALUE: Record<string, number> = { I: 1, II: 2, III: 3, IV: 4 };
+const KHMER_LETTER = /[\u1780-\u17ff]/;
+
 /** A zero starting a word, a hyphen or an apostrophe and a letter after it: the letter O as typed in a name (`0-Raing`). */
 const ZERO_FOR_O = /(?<![A-Za-z0-9])0(?=[-'’][A-Za-z])/g;
 
@@ -3157,7 +3164,8 @@ function nameChars(khmer: readonly KhmerRun[], latin: readonly LatinWord[]): num
 
 /** How well the reading's mentions matched: the mean of their base weights. */
 function quality(reading: Reading): number {
-  const named = reading.mentions;
+  // The span of tied children counts as read (see Reading.tied): it may be all the parent's reading has.
+  const named = reading.tied ? [...reading.mentions, reading.tied.span] : reading.mentions;
   return named.reduce((s, m) => s + BASE[m.how] * (reading.former.some(([, f]) => f === m.u) ? BASE.former : 1), 0) / named.length;
 }
 

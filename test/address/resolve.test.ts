@@ -441,6 +441,12 @@ describe('address resolver: candidate fields', () => {
       assert.equal(c.unit.code, '1207', q);
       assert.deepEqual(c.warnings.find((w) => w.code === 'AMBIGUOUS')?.codes, ['120713', '120714'], q);
     }
+    // The tied span may be all the address names: the confidence is still a number, from how that span matched.
+    for (const q of ['Chom Chao', 'សង្កាត់បឹងកក់ Island']) {
+      const c = top(q)!;
+      assert.equal(c.unit.level, 'district', q);
+      assert.ok(c.confidence > 0.5 && c.confidence <= 1, `${q}: ${c.confidence}`);
+    }
     // Namesakes under other parents too: one of them, not a parent of two.
     assert.equal(top('Phum Thmei, Phnom Penh')!.unit.level, 'village');
     // Siblings tied by folding (Preaek Khsay Ka and Kha: Kho folds as both): the one nearer as written, by edits.
@@ -578,6 +584,14 @@ describe('address resolver: candidate fields', () => {
   it('reads ភូមិ with its vowels typed short or long the wrong way, and ផ្លុវ for ផ្លូវ', () => {
     for (const word of ['ភុមិ', 'ភូមី', 'ភុមី']) assert.equal(top(`${word}ទួលក្រាំង ឃុំក្រាំងយ៉ូវ ស្រុកស្អាង`)?.unit.code, '08100502', word);
     assert.equal(resolver().resolve('ផ្លុវលេខ ២៧១ សង្កាត់ទន្លេបាសាក់').parts.street, 'St. 271');
+  });
+
+  it('reads a Roman numeral after a Khmer name as its number', () => {
+    const c = top('សង្កាត់បឹងកក់ II ខណ្ឌទួលគោក')!;
+    assert.equal(c.unit.code, '120408');
+    // The span as written, numeral included.
+    assert.equal(c.matched[0]!.text, 'បឹងកក់ II');
+    assert.equal(top('សង្កាត់បឹងកក់III ខណ្ឌទួលគោក')?.unit.code === '120408', false);
   });
 
   it('reads a zero typed for the O of a name, before a hyphen or an apostrophe', () => {
