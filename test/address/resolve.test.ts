@@ -1119,6 +1119,18 @@ describe('address resolver: bad and hostile input', () => {
     assert.deepEqual(resolver().resolve('zzqx qqqz').candidates, []);
   });
 
+  it('gives every candidate a confidence from 0 to 1, never above the one before, on every input of both sets', () => {
+    const read = (name: string) => (JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8')) as { input: string }[]).map((c) => c.input);
+    const inputs = [...read('./eval-cases.json'), ...read('./check-cases.json'), 'Chom Chao', 'សង្កាត់បឹងកក់ Island', 'Tuol Sangkae'];
+    for (const q of inputs) {
+      let before = 1;
+      for (const c of resolver().resolve(q).candidates) {
+        assert.ok(c.confidence >= 0 && c.confidence <= before, `${q}: ${c.unit.code} ${c.confidence}`);
+        before = c.confidence;
+      }
+    }
+  });
+
   it('reads hostile strings of the maximum length without error', () => {
     const hostile = [
       '\uFDFA'.repeat(MAX_ADDRESS_LENGTH), // NFKD-expanding
