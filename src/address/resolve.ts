@@ -1805,14 +1805,15 @@ export class AddressResolver {
   private complete(readings: Reading[], tokens: ReturnType<typeof tokenise>, limit: number, completable: CompletionCaps,
     mentions: readonly Mention[]): Reading[] {
     const ranked = this.rank(readings);
-    let frontier = ranked.slice(0, 8);
+    let frontier = this.frontierOf(ranked, readings);
     const floor = this.mattersFrom(ranked, limit);
     const added: Reading[] = [];
     let lookups = 0;
     const communeWorded = tokens.latin.some((w) => w.unit === 'commune') || tokens.khmer.some((run) => run.unitWords.some((w) => w.level === 'commune'));
     for (let round = 0; round < 2 && frontier.length > 0; round++) {
       const next: Reading[] = [];
-      for (const reading of frontier) {
+      for (let at = 0; at < frontier.length; at++) {
+        const reading = frontier[at]!;
         if (lookups >= MAX_PIECE_LOOKUPS) break;
         const top = this.units[reading.top.u]!;
         const depth = LEVEL_DEPTH[top.level];
@@ -1838,7 +1839,10 @@ export class AddressResolver {
         // pieces (a child named by the longest, then, in the first round and above a commune, a grandchild by the next).
         if (reading.score + completionCapAt(completable, depth) < floor) continue;
         const pieces = this.pieces(reading, tokens);
-        if (reading.score + completionGain(pieces, round === 0 && depth < LEVEL_DEPTH.commune ? 2 : 1) < floor) continue;
+        const gain = completionGain(pieces, round === 0 && depth < LEVEL_DEPTH.commune ? 2 : 1);
+        if (reading.score + gain < floor) continue;
+        // A reading past the first FRONTIER (see frontierOf) is completed only if it can come near the first.
+        if (round === 0 && at >= FRONTIER && reading.score + gain < ranked[0]!.score * (1 - MARGIN_SATURATES - 0.01)) continue;
         for (let piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
           addressWork.pieces++;
@@ -1892,6 +1896,41 @@ export class AddressResolver {
       }
     }
     return this.rank(best);
+  }
+
+  /**
+   * The readings complete() starts from: the best FRONTIER, and where namesake villages fill half of them or more (a
+   * village is not completed: a common name, Svay Chrum or Phum Thmei, read first), the best readings above a village
+   * after them, until FRONTIER of those are in ("Svay Chhrum village, Kanuot commune, Choam Ksan district":
+   * twenty Svay Chrum first, then the district's reading, completed by Kantuot). Not an ancestor of a ranked reading
+   * (its chain is in that reading's already).
+   */
+  private frontierOf(ranked: readonly Reading[], readings: readonly Reading[]): Reading[] {
+    const frontier = ranked.slice(0, FRONTIER);
+    let above = 0;
+    for (const r of frontier) if (this.depth[r.top.u] !== VILLAGE_DEPTH) above++;
+    // Only where namesakes crowd: half the places or more are villages of one span.
+    let namesakes = 0;
+    for (const r of frontier) if (this.depth[r.top.u] === VILLAGE_DEPTH && r.top.start === frontier[0]!.top.start && r.top.end === frontier[0]!.top.end) namesakes++;
+    if (namesakes < FRONTIER / 2) return frontier;
+    for (let k = FRONTIER; k < ranked.length && above < FRONTIER; k++) {
+      if (this.depth[ranked[k]!.top.u] === VILLAGE_DEPTH) continue;
+      frontier.push(ranked[k]!);
+      above++;
+    }
+    // rank() keeps MAX_CANDIDATES * 4: the others are in `readings` only.
+    if (above >= FRONTIER || ranked.length < MAX_CANDIDATES * 4) return frontier;
+    const stamp = ++this.stamp;
+    const marked = this.ancestorStamp;
+    for (const r of ranked) {
+      marked[r.top.u] = stamp;
+      for (let a = this.parent[r.top.u]!; a >= 0; a = this.parent[a]!) marked[a] = stamp;
+    }
+    const more = readings.filter((r) => this.depth[r.top.u] !== VILLAGE_DEPTH && marked[r.top.u] !== stamp);
+    if (more.length === 0) return frontier;
+    more.sort((a, b) => b.score - a.score || a.top.u - b.top.u);
+    for (let k = 0; k < more.length && above < FRONTIER; k++, above++) frontier.push(more[k]!);
+    return frontier;
   }
 
   /**
@@ -2594,6 +2633,8 @@ const MAX_SPANS = 256;
 const MAX_TYPO_SPANS = 32;
 /** Deferred namesakes looked at per address, at most (each list of a name shared by more than MANY_NAMESAKES). */
 const MAX_DEFERRED_UNITS = 2000;
+/** Readings complete() starts from, and of those above a village (see frontierOf). */
+const FRONTIER = 8;
 /** Unexplained pieces compared with a reading's children, at most. */
 const MAX_PIECES = 12;
 /** Pieces compared with children per address, at most (the evaluation set's most is 24). */

@@ -313,6 +313,13 @@ describe('address resolver: candidate fields', () => {
     const latin = top('Svay Chhrum village, Kantuot commune, Choam Ksan district')!;
     assert.equal(latin.unit.code, '130306');
     assert.deepEqual(latin.matched.map((m) => [m.code, m.how]), [['130306', 'exact'], ['1303', 'typo']]);
+    // The commune misspelt too (Kanuot): twenty villages named Svay Chrum rank first, and the district's reading, after
+    // them, is still completed by the commune's piece (it was not: only the first eight readings were).
+    const both = top('Svay Chhrum village, Kanuot commune, Choam Ksan district')!;
+    assert.equal(both.unit.code, '130306');
+    assert.deepEqual(both.matched.map((m) => [m.text, m.code, m.how]), [['Kanuot', '130306', 'typo'], ['Choam Ksan', '1303', 'typo']]);
+    // The best candidate alone says the same.
+    assert.equal(resolver().resolve('Svay Chhrum village, Kanuot commune, Choam Ksan district', { limit: 1 }).candidates[0]?.unit.code, '130306');
   });
 
   it('reads a Khmer name after a unit word by its consonants by sound where no name is a letter off', () => {
