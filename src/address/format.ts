@@ -7,7 +7,7 @@
 import type { Unit } from '../gazetteer/types.js';
 import { flat } from '../lib/flat.js';
 import type { AddressParts } from './parts.js';
-import type { Chain } from './resolve.js';
+import type { Chain } from './candidate.js';
 
 export interface FormattedAddress {
   km: string;

@@ -13,6 +13,9 @@
  * 5. Each mention is tried as the most specific unit; its ancestors (and former parents) take the best mentions of
  *    theirs that do not overlap. A reading scores the characters it explains, weighted by how they matched and whether
  *    the unit words agree. Readings are ranked, namesakes the input cannot separate are flagged AMBIGUOUS.
+ *
+ * Beside it: what it answers and the input's checks (candidate.ts), its working types (reading.ts), what one address
+ * may cost (budget.ts), orders and confidence (ranking.ts), the looser keys it reads names by (keys.ts).
  */
 import type { Gazetteer } from '../gazetteer/gazetteer.js';
 import { LEVELS, type Level, type Unit } from '../gazetteer/types.js';
@@ -20,104 +23,28 @@ import { clusterStarts, khmerSkeleton, normaliseKhmer, numberWordAsDigit, stripK
 import { compact, foldWords, latinForms, normaliseNumbers, romanizationKey } from '../search/latin.js';
 import type { IndexTables, SearchIndex } from '../search/search-index.js';
 import { editDistance, TypoIndex, typoBudget } from '../search/typo.js';
-import { type FormattedAddress, formatAddress } from './format.js';
 import { type AddressParts, BoreyNames, findParts, type SavedBoreyNames } from './parts.js';
 import { PrefixSet, type PrefixSetName, type SavedPrefixes } from './prefixes.js';
 import { ADDRESS_SNAPSHOT_PATH, readAddressSnapshot } from './snapshot.js';
 import type { UnitTables } from './unit-tables.js';
 import { type KhmerRun, khmerUnitType, type LatinWord, latinUnitType, type Tokens, tokenise } from './tokens.js';
 import { flat } from '../lib/flat.js';
+import { addressWork, MAX_MENTIONS, MentionBudget } from './budget.js';
+import {
+  type Candidate, type Chain, checkAddressInput, MAX_CANDIDATES, type MatchedSpan, type MatchHow, type Resolution, ResolvedCandidate, type Warning,
+} from './candidate.js';
+import { latinSkeleton, looseKey, looseTable, stemTable, subscriptsAsOne } from './keys.js';
+import { confidenceOf, descending, FirstThenKept, MARGIN_SATURATES, SortedOrder } from './ranking.js';
+import type { Mention, Reading, SpanAt } from './reading.js';
 
-/** Work done by the resolver since the process started (tests bound it per input; see test/address/work.test.ts). */
-export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0, pieces: 0 };
-
-/** Longest address read, in UTF-16 code units; longer input is refused before any work. */
-export const MAX_ADDRESS_LENGTH = 500;
-/** Most candidates returned per address. */
-export const MAX_CANDIDATES = 5;
-
-export type MatchHow = 'exact' | 'alias' | 'variant' | 'typo' | 'former' | 'postal_code';
-export const MATCH_HOWS: readonly MatchHow[] = ['exact', 'alias', 'variant', 'typo', 'former', 'postal_code'];
-export type WarningCode = 'UNIT_NOT_IN_PARENT' | 'FORMER_PARENT' | 'POSTAL_CODE_MISMATCH' | 'AMBIGUOUS';
-export const WARNING_CODES: readonly WarningCode[] = ['UNIT_NOT_IN_PARENT', 'FORMER_PARENT', 'POSTAL_CODE_MISMATCH', 'AMBIGUOUS'];
-
-export interface Warning {
-  code: WarningCode;
-  message: string;
-  message_km: string;
-  /** NCDD codes the warning is about (the namesakes, the parent named, the postal code's owner...). */
-  codes: string[];
-}
-
-export interface MatchedSpan {
-  /** The text as written. */
-  text: string;
-  /** Offsets in the input (after NFC normalisation), end exclusive. */
-  start: number;
-  end: number;
-  code: string;
-  level: Level;
-  how: MatchHow;
-}
-
-export interface Chain {
-  province: Unit;
-  district: Unit | null;
-  commune: Unit | null;
-  village: Unit | null;
-}
-
-export interface Candidate {
-  /** The most specific unit recognised. */
-  unit: Unit;
-  chain: Chain;
-  /** 0-1: see confidence() for how it is computed and the README for its calibration. */
-  confidence: number;
-  parts: AddressParts;
-  unmatched: string[];
-  matched: MatchedSpan[];
-  warnings: Warning[];
-  /** The canonical address in Khmer and in Latin script (made when first read). */
-  readonly formatted: FormattedAddress;
-  /** Internal: the reading's score (for ranking and tests). */
-  score: number;
-}
-
-/** A Candidate whose formatted address is made when first read (the CLI never reads it). */
-class ResolvedCandidate implements Candidate {
-  #formatted: FormattedAddress | undefined;
-  constructor(readonly unit: Unit, readonly chain: Chain, readonly confidence: number, readonly parts: AddressParts,
-    readonly unmatched: string[], readonly matched: MatchedSpan[], readonly warnings: Warning[], readonly score: number) {}
-
-  get formatted(): FormattedAddress {
-    return (this.#formatted ??= formatAddress(this.chain, this.parts));
-  }
-}
-
-export interface Resolution {
-  /** The input after NFC normalisation (offsets in `matched` refer to it). */
-  input: string;
-  parts: AddressParts;
-  candidates: Candidate[];
-}
-
-export class AddressInputError extends Error {
-  constructor(readonly reason: 'empty' | 'too_long' | 'no_text', message: string) {
-    super(message);
-  }
-}
-
-/** Checks the input and returns the trimmed text; throws AddressInputError. Costs O(1) for over-long input. */
-export function checkAddressInput(raw: string): string {
-  if (raw.length > MAX_ADDRESS_LENGTH) {
-    throw new AddressInputError('too_long', `must be at most ${MAX_ADDRESS_LENGTH} characters`);
-  }
-  const text = raw.trim();
-  if (!text) throw new AddressInputError('empty', 'must not be blank');
-  // Only punctuation, symbols or emoji: nothing an address is made of.
-  if (!/[\p{L}\p{N}]/u.test(text)) throw new AddressInputError('no_text', 'must contain letters or digits');
-  return text;
-}
+// The module's public surface, from the modules it is made of.
+export { addressWork } from './budget.js';
+export {
+  AddressInputError, type Candidate, type Chain, checkAddressInput, MATCH_HOWS, type MatchedSpan, type MatchHow, MAX_ADDRESS_LENGTH, MAX_CANDIDATES,
+  type Resolution, type Warning, WARNING_CODES, type WarningCode,
+} from './candidate.js';
+export { latinSkeleton, looseKey, looseTable, stemTable, subscriptsAsOne } from './keys.js';
+export { confidenceOf, descending, FirstThenKept } from './ranking.js';
 
 const BASE: Record<MatchHow, number> = { exact: 1, alias: 0.95, former: 0.9, variant: 0.9, postal_code: 1, typo: 0.7 };
 /** A loose variant (looseKey) counts a little less than a romanization variant. */
@@ -125,8 +52,6 @@ const LOOSE = 0.9;
 const NO_KEYS: readonly string[] = [];
 /** The weight of a name read as several units' name without their number (see stemTable). */
 const STEM = 0.8;
-/** The most units one stem may name (see stemTable). */
-const STEM_UNITS_MAX = 6;
 /** The most units a looser key may add beside a span's other matches (see latinMentions). */
 const LOOSE_ALSO_MAX = 4;
 const HINT_AGREES = 1.3;
@@ -154,43 +79,6 @@ const KHMER_DIGIT = /[\u17E0-\u17E9]/;
 const KHMER_DIGITS = /[\u17E0-\u17E9]/g;
 const NONE: readonly number[] = [];
 
-interface Mention {
-  u: number;
-  /** Span in the working text; -1 for a postal code pseudo-mention (overlaps nothing). */
-  start: number;
-  end: number;
-  how: MatchHow;
-  hint: Level | null;
-  weight: number;
-  /** Name characters explained (for coverage). */
-  chars: number;
-  /** For coverage: Khmer run index and normalised span, or Latin word range. */
-  khmer?: { run: number; from: number; to: number };
-  latin?: { from: number; to: number };
-  /**
-   * The span follows two unit words (ភូមិ និងឃុំស្វាយចេក, Khum-Srok Takhmao, ក្រុង/ខេត្តព្រះសីហនុ): one name written
-   * once for two levels, so a reading may use it for a unit and for its ancestor (see overlaps).
-   */
-  twice: boolean;
-}
-
-/** A span of the input that names units: where it is, the unit words around it, and what it weighs. */
-interface SpanAt {
-  start: number;
-  end: number;
-  /** The level the unit word before the span (or an English one after it) announces. */
-  hint: Level | null;
-  /** Unit words in a row (ក្រុង/ខេត្តព្រះសីហនុ): the level the first announces, taken for a unit of that level. */
-  other: Level | null;
-  /** Those two joined by a sign or "and": the name is written for both (see Mention.twice). */
-  twice: boolean;
-  /** Before the match's base weight (see AddressResolver.mention). */
-  weight: number;
-  chars: number;
-  khmer: Mention['khmer'];
-  latin: Mention['latin'];
-}
-
 /** A node of the memo of Latin spans (see AddressResolver.latinSpans). */
 interface LatinNode {
   span: LatinSpan | undefined;
@@ -213,21 +101,6 @@ interface LatinSpan {
   looseKey: string;
   /** Units that had this name before (the unit history's former names, as spelt). */
   former: readonly number[] | undefined;
-}
-
-interface Reading {
-  top: Mention;
-  mentions: Mention[];
-  /** Former parents used: [unit, its former parent]. */
-  former: [number, number][];
-  postal: 'agrees' | 'disagrees' | 'none';
-  score: number;
-  /**
-   * Children of `top` that one span of the input fits equally (see aboutTheParent), and that span: the children said in
-   * an AMBIGUOUS warning, the span counted as read (it names them), in no matched span (it names none of them alone).
-   * Always present (undefined for most), so that every reading has the same shape.
-   */
-  tied: { units: readonly number[]; span: Mention } | undefined;
 }
 
 export interface ResolverOptions {
@@ -258,47 +131,6 @@ export interface SoundTables {
   khmerTypo: TypoIndex;
   khmer: Map<string, number[]>;
   latin: Map<string, number[]>;
-}
-
-/**
- * Loose key of each unit's Latin names (see looseKey) -> the units (indexes): about 7,300 keys from 16,500 names. Made
- * by `npm run build` into a snapshot (./snapshot.ts): made at start it cost about 175 ms of CPU, a tenth of the start.
- */
-export function looseTable(units: readonly Unit[]): Map<string, number[]> {
-  const loose = new Map<string, number[]>();
-  units.forEach((unit, u) => {
-    for (const name of unit.name_ungegn ? [unit.name_latin, unit.name_ungegn] : [unit.name_latin]) {
-      const { words, core } = latinForms(name);
-      for (const form of core.length === words.length ? [words] : [words, core]) {
-        const key = looseKey(form);
-        if (key.length < 4) continue;
-        const list = loose.get(key);
-        if (!list) loose.set(key, [u]);
-        else if (list.at(-1) !== u) list.push(u);
-      }
-    }
-  });
-  return loose;
-}
-
-/**
- * The loose key (looseKey) of each Latin name that ends in a number, without it, when two to STEM_UNITS_MAX units have
- * that name and a number (Kakab 1 and Kakab 2: kakap): a span that is nothing else reads as those units. About 180 stems.
- */
-export function stemTable(unitWordLists: readonly (readonly (readonly string[])[])[]): Map<string, number[]> {
-  const stems = new Map<string, number[]>();
-  unitWordLists.forEach((lists, u) => {
-    for (const words of lists) {
-      if (words.length < 2 || !/^\d+$/.test(words.at(-1)!)) continue;
-      const key = looseKey(words.slice(0, -1));
-      if (key.length < 4) continue;
-      const list = stems.get(key);
-      if (!list) stems.set(key, [u]);
-      else if (list.at(-1) !== u) list.push(u);
-    }
-  });
-  for (const [key, units] of stems) if (units.length < 2 || units.length > STEM_UNITS_MAX) stems.delete(key);
-  return stems;
 }
 
 export class AddressResolver {
@@ -2612,109 +2444,12 @@ export class AddressResolver {
     return { covered, unmatched: unmatched.filter(Boolean) };
   }
 }
-
-/** A name shared by more units than this (Thmei, Kandal, Phum 1) is read through the other names of the address. */
-const MANY_NAMESAKES = 48;
-/** Of such a name, this many units are kept anyway (so that AMBIGUOUS can say so). */
-const NAMESAKES_KEPT = 8;
-/** The same text read as names at most this many times (hostile repetitions). */
-const SAME_TEXT = 3;
-/**
- * Mentions per address, at most: readings try each, so this bounds most of the work. A real address makes under 300
- * (the evaluation set's most is 270, with every namesake of "Phum 1"-like names in it).
- */
-const MAX_MENTIONS = 300;
-/**
- * Spans looked up per address, at most (Khmer and Latin): a real address needs under a hundred (the evaluation set's
- * most is 73); past the budget the rest of a hostile input is not read.
- */
-const MAX_SPANS = 256;
-/** Spans looked up for typos per address, at most (the evaluation set's most is 22). */
-const MAX_TYPO_SPANS = 32;
-/** Deferred namesakes looked at per address, at most (each list of a name shared by more than MANY_NAMESAKES). */
-const MAX_DEFERRED_UNITS = 2000;
 /** Readings complete() starts from, and of those above a village (see frontierOf). */
 const FRONTIER = 8;
 /** Unexplained pieces compared with a reading's children, at most. */
 const MAX_PIECES = 12;
 /** Pieces compared with children per address, at most (the evaluation set's most is 24). */
 const MAX_PIECE_LOOKUPS = 96;
-
-/**
- * Bounds the work of one address, so that no input costs much more than a real address: at most MAX_SPANS spans and
- * MAX_TYPO_SPANS typo spans are looked up, a span's text counts at most SAME_TEXT times, at most MAX_MENTIONS
- * mentions are made (readings try each), and a name with many namesakes is first kept for a
- * few of them only; the rest are added afterwards when one of their ancestors is named elsewhere in the address
- * ("Phum 1, Sangkat Tonle Basak" finds the Phum 1 of Tonle Basak among 169).
- */
-class MentionBudget {
-  private readonly texts = new Map<string, number>();
-  private readonly deferred: { units: readonly number[]; how: MatchHow; span: SpanAt; factor: number }[] = [];
-  constructor(private readonly out: Mention[], private readonly parent: Int32Array,
-    private readonly mentionOf: (u: number, how: MatchHow, span: SpanAt, factor: number) => Mention,
-    private readonly named: { marks: Int32Array; stamp: number }) {}
-
-  private spans = 0;
-  private typoSpans = 0;
-  private deferredUnits = 0;
-
-  /** Whether one more span may be looked up (MAX_SPANS per address). */
-  spanLookup(): boolean {
-    if (this.spans >= MAX_SPANS) return false;
-    this.spans++;
-    addressWork.spans++;
-    return true;
-  }
-
-  /** Whether one more span may be looked up for typos (MAX_TYPO_SPANS per address). */
-  typoLookup(): boolean {
-    if (this.typoSpans >= MAX_TYPO_SPANS) return false;
-    this.typoSpans++;
-    addressWork.typoSpans++;
-    return true;
-  }
-
-  /** Whether a span with this text may add mentions. */
-  span(text: string): boolean {
-    const n = this.texts.get(text) ?? 0;
-    this.texts.set(text, n + 1);
-    return n < SAME_TEXT && this.out.length < MAX_MENTIONS;
-  }
-
-  /** The units to add now: all of a short list; of a long one the first few, the others deferred. */
-  take(units: readonly number[] | undefined, how: MatchHow, span: SpanAt, factor: number): readonly number[] {
-    const room = MAX_MENTIONS - this.out.length;
-    if (!units || room <= 0) return NONE;
-    if (units.length <= MANY_NAMESAKES) return units.length <= room ? units : units.slice(0, room);
-    this.deferred.push({ units, how, span, factor });
-    return units.slice(0, Math.min(NAMESAKES_KEPT, room));
-  }
-
-  full(): boolean {
-    return this.out.length >= MAX_MENTIONS;
-  }
-
-  /** Adds the deferred namesakes that have an ancestor among the units mentioned. */
-  release(): void {
-    if (this.deferred.length === 0) return;
-    // The units mentioned so far, marked with a stamp of their own (not those the loop below adds).
-    const { named } = this;
-    const stamp = ++named.stamp;
-    for (const m of this.out) named.marks[m.u] = stamp;
-    for (const { units, how, span, factor } of this.deferred) {
-      for (let i = NAMESAKES_KEPT; i < units.length && this.out.length < MAX_MENTIONS && this.deferredUnits < MAX_DEFERRED_UNITS; i++) {
-        this.deferredUnits++;
-        const u = units[i]!;
-        for (let a = this.parent[u]!; a >= 0; a = this.parent[a]!) {
-          if (named.marks[a] === stamp) {
-            this.out.push(this.mentionOf(u, how, span, factor));
-            break;
-          }
-        }
-      }
-    }
-  }
-}
 
 const shared = new WeakMap<SearchIndex, AddressResolver>();
 /** Where the shared resolvers' tables came from: the build's snapshot, or made at start and why (for the start's log). */
@@ -2958,53 +2693,10 @@ const PAIR_GAP_MAX = 60;
 /** Fewest consonants a Latin name's skeleton (latinSkeleton) needs to be read by sound. */
 const LATIN_SOUND_MIN = 3;
 
-/**
- * The consonants of Latin words as the romanization key reads them (ch, kh, th, ph as one; d as t, b as p, g as k), h
- * and vowels aside, each run of one letter as one, across words: Boueng Leav and Boeng Lvea are pnklv, Laboeuk and
- * Lbaeuk lpk. Coarser than the loose key (it drops the vowels), so it is asked only for a
- * piece its unit word gives a level, and answers only where one unit of that level has it.
- */
-export function latinSkeleton(words: readonly string[]): string {
-  let out = '';
-  for (const word of words) {
-    const consonants = word.replace(/chh/g, 'c').replace(/ch/g, 'c').replace(/kh/g, 'k').replace(/th/g, 't').replace(/ph/g, 'p')
-      .replace(/d/g, 't').replace(/b/g, 'p').replace(/g/g, 'k').replace(/w/g, 'v').replace(/np/g, 'mp').replace(/[aeiouyh]/g, '');
-    for (const c of consonants) if (c !== out[out.length - 1]) out += c;
-  }
-  return out;
-}
-
-/**
- * A looser romanization key for anglicised spellings the index's key keeps apart: an r after a vowel and before a
- * consonant or the end is silent (Chork = Chak, Korng = Kang, Sangker = Sangkae, Kokir = Korki), a final ng is n
- * (Kengkan = Keng Kang), ck is k (Baeck), and the word Khang ("side": Kampong Bay Khang Tboung) may be left out.
- */
-export function looseKey(words: readonly string[]): string {
-  const kept = words.length > 1 ? words.filter((w) => w !== 'khang') : words;
-  return romanizationKey(kept.map((w) => w.replace(/ck/g, 'k')))
-    .replace(/ar(?=[^a]|$)/g, 'a')
-    .replace(/nk(?=[^a]|$)/g, 'n');
-}
-
 /** A unit's Khmer name as completion compares it with a piece (AddressResolver.khmerFormsOf). */
 interface KhmerForm {
   text: string;
   digits: string;
-}
-
-/**
- * Khmer text with each subscript (coeng ្ and the consonant under it) as one character, as it is written and typed
- * (រត្តនៈ is រតនៈ with one subscript more: one edit, not two). The pair becomes a private-use character.
- */
-export function subscriptsAsOne(text: string): string {
-  if (!text.includes('\u17d2')) return text;
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) === 0x17d2 && i + 1 < text.length) {
-      out += String.fromCharCode(0xe000 + (text.charCodeAt(++i) & 0xff));
-    } else out += text[i];
-  }
-  return out;
 }
 
 /** The filler words (LATIN_FILLER) that end some unit's Latin name: Preaek Ta In, Svay At (a test keeps it so). */
@@ -3060,86 +2752,6 @@ const NUMBERED_AFTER = new Set(['village', 'commune', 'quarter']);
 const NUMBER_WORD = /^(?:\d{1,2}|ii|iii|iv)$/;
 
 const hasKhmerLetter = (text: string) => /[\u1780-\u17FF]/.test(text);
-
-/**
- * Indexes of `keys`, highest key first; equal keys by `tie` ascending, or else in index order (stable). A natural
- * merge sort of indexes: the runs already in order (a name's namesakes, with equal weights, come together; readings
- * come roughly in their bounds' order) are found first, then merged pairwise. Array.prototype.sort calling a
- * comparator was a tenth of an address's time (three sorts of about 80). Plain arrays, not typed ones: a typed array
- * of more than 64 bytes has its storage outside the heap, which costs more to make and to collect than these
- * short-lived lists are worth.
- */
-export function descending(keys: readonly number[], tie: readonly number[] | null): number[] {
-  const n = keys.length;
-  let from: number[] = [];
-  for (let i = 0; i < n; i++) from.push(i);
-  if (n < 2) return from;
-  const before = (a: number, b: number) => keys[a]! > keys[b]! || (keys[a] === keys[b] && (tie === null ? a < b : tie[a]! < tie[b]! || (tie[a] === tie[b] && a < b)));
-  // Where each run in order starts, and n.
-  let runs: number[] = [0];
-  for (let i = 1; i < n; i++) if (before(i, i - 1)) runs.push(i);
-  runs.push(n);
-  let to = from.slice();
-  while (runs.length > 2) {
-    const merged: number[] = [0];
-    for (let r = 0; r + 1 < runs.length; r += 2) {
-      const lo = runs[r]!;
-      const mid = runs[r + 1]!;
-      const hi = r + 2 < runs.length ? runs[r + 2]! : mid;
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) to[k++] = before(from[j]!, from[i]!) ? from[j++]! : from[i++]!;
-      while (i < mid) to[k++] = from[i++]!;
-      while (j < hi) to[k++] = from[j++]!;
-      merged.push(hi);
-    }
-    runs = merged;
-    [from, to] = [to, from];
-  }
-  return from;
-}
-
-/** Indexes in a given order, one at a time (see DescendingQueue). */
-class SortedOrder {
-  private at = 0;
-  constructor(private readonly order: readonly number[]) {}
-  next(): number {
-    return this.at < this.order.length ? this.order[this.at++]! : -1;
-  }
-}
-
-/**
- * descending(keys, null)'s order, for a loop that can tell, once it has read the first, which of the others it would
- * pass over: the first, then the others that `keeping()` accepts (made after the first is read), in that order.
- */
-export class FirstThenKept {
-  private readonly first: number;
-  /** The indexes after the first, once it has been taken and the others asked. */
-  private rest: number[] | undefined;
-  private taken = false;
-  private at = 0;
-  constructor(private readonly keys: readonly number[], private readonly keeping: () => (index: number) => boolean) {
-    let first = -1;
-    for (let i = 0; i < keys.length; i++) if (first < 0 || keys[i]! > keys[first]!) first = i;
-    this.first = first;
-  }
-
-  /** The next index, or -1 when none is left. */
-  next(): number {
-    if (!this.taken) {
-      this.taken = true;
-      return this.first;
-    }
-    if (this.rest === undefined) {
-      const keep = this.keeping();
-      const kept: number[] = [];
-      for (let i = 0; i < this.keys.length; i++) if (i !== this.first && keep(i)) kept.push(i);
-      this.rest = descending(kept.map((i) => this.keys[i]!), null).map((k) => kept[k]!);
-    }
-    return this.at < this.rest.length ? this.rest[this.at++]! : -1;
-  }
-}
 
 function overlaps(a: Mention, b: Mention): boolean {
   return a.start >= 0 && b.start >= 0 && a.start < b.end && b.start < a.end
@@ -3208,34 +2820,5 @@ function quality(reading: Reading): number {
   // The span of tied children counts as read (see Reading.tied): it may be all the parent's reading has.
   const named = reading.tied ? [...reading.mentions, reading.tied.span] : reading.mentions;
   return named.reduce((s, m) => s + BASE[m.how] * (reading.former.some(([, f]) => f === m.u) ? BASE.former : 1), 0) / named.length;
-}
-
-/** A margin (see confidenceOf) this large or larger counts fully. */
-const MARGIN_SATURATES = 0.25;
-
-/**
- * Confidence, 0-1: an estimate of the probability that the candidate is the unit the address means. A raw score
- * from four features:
- * - coverage: the share of the input's name characters the reading explains (unit words, house numbers, streets and
- *   the other recognised parts excluded);
- * - quality: how the names matched (exact 1, alias 0.95, former 0.9, variant 0.9, typo 0.7);
- * - margin: how far ahead of the best reading that is neither its ancestor nor its descendant;
- * - warnings: a contradiction (UNIT_NOT_IN_PARENT, POSTAL_CODE_MISMATCH) lowers it;
- * then calibrated: 1 - (1 - raw)^2, the curve that brought the mean confidence of each band closest to the hit@1
- * observed in it on the evaluation set (see the README, Confidence); finally shared equally among namesakes the input
- * cannot tell apart (AMBIGUOUS: one of n is right about 1/n of the time), and halved below the first candidate.
- * (AddressResolver.resolve also keeps it at or below the candidate before: the candidates are best first.)
- */
-export function confidenceOf(f: {
-  coverage: number; quality: number; margin: number; rank: number; levels: number; warnings: readonly WarningCode[]; namesakes: number;
-}): number {
-  let raw = f.quality * (0.3 + 0.7 * f.coverage);
-  raw *= 0.45 + 0.55 * Math.min(1, f.margin / MARGIN_SATURATES);
-  if (f.levels === 1 && f.coverage < 1) raw *= 0.9;
-  if (f.warnings.includes('UNIT_NOT_IN_PARENT') || f.warnings.includes('POSTAL_CODE_MISMATCH')) raw *= 0.8;
-  let c = 1 - (1 - Math.max(0, Math.min(1, raw))) ** 2;
-  if (f.namesakes > 0) c /= f.namesakes + 1;
-  if (f.rank > 0) c *= 0.5;
-  return Math.round(c * 100) / 100;
 }
 
