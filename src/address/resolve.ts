@@ -1678,6 +1678,18 @@ export class AddressResolver {
         for (let piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
           lookups++;
           addressWork.pieces++;
+          // A piece whose unit word names a level above the reading's unit names no child of it: its ancestor of that
+          // level, if a near spelling of its name (ឃុំកំពង់ក្រសាំង ស្រុកបុរីជលសា: Borei Cholsar two signs off, not the
+          // village of that name in Kampong Krasang).
+          if (piece.hint !== null && !piece.twice && LEVEL_DEPTH[piece.hint] < depth) {
+            const above = this.ancestorAt(reading.top.u, LEVEL_DEPTH[piece.hint]);
+            if (!reading.mentions.some((m) => m.u === above) && this.nearestOf([above], piece) === above) {
+              const m = this.mention(above, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
+              added.push({ top: reading.top, mentions: [...reading.mentions, m], former: reading.former, postal: reading.postal,
+                score: reading.score + m.weight, tied: reading.tied });
+            }
+            continue;
+          }
           let bestChild = this.nearestChild(reading.top.u, piece);
           // A Khmer piece after a unit word that no child is near whole: up to its first space, where other words follow
           // the name (ភូមិពូឆប់ នៅ ឃុំដាក់ដាំ: ពូឆប, a letter off).

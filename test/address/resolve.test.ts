@@ -320,6 +320,12 @@ describe('address resolver: candidate fields', () => {
     assert.deepEqual(both.matched.map((m) => [m.text, m.code, m.how]), [['Kanuot', '130306', 'typo'], ['Choam Ksan', '1303', 'typo']]);
     // The best candidate alone says the same.
     assert.equal(resolver().resolve('Svay Chhrum village, Kanuot commune, Choam Ksan district', { limit: 1 }).candidates[0]?.unit.code, '130306');
+    // A piece after a unit word of a level above the reading's unit is no child of it: ស្រុកបុរីជលសា is Borei Cholsar,
+    // the district, two signs off, not the village Borei Cholsar of Kampong Krasang (a child two signs off too).
+    const above = top('ឃុំកំពង់ក្រសាំង ស្រុកបុរីជលសា')!;
+    assert.equal(above.unit.code, '210304');
+    assert.deepEqual(above.matched.map((m) => [m.text, m.code, m.how]), [['កំពង់ក្រសាំង', '210304', 'exact'], ['បុរីជលសា', '2103', 'typo']]);
+    assert.deepEqual(above.unmatched, []);
   });
 
   it('reads a Khmer name after a unit word by its consonants by sound where no name is a letter off', () => {
