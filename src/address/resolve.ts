@@ -1891,7 +1891,7 @@ export class AddressResolver {
       const text = compact(folded);
       // A name of two or three letters only with its unit word (Phum Au: Ou), and then nearestChild reads it by its
       // loose key alone (no typo budget under four letters).
-      const hint = text.length >= 2 ? this.latinHint(words, k, e) : null;
+      const hint = text.length >= 2 ? this.latinHint(words, k, e) ?? villageOf(words, k) : null;
       if ((text.length >= 4 || hint !== null) && !/^\d+$/.test(text)) {
         out.push({ text: folded.join(' '), start: words[k]!.start, end: words[e - 1]!.end, hint, chars: text.length,
           khmer: undefined, latin: { from: k, to: e } });
@@ -2536,6 +2536,16 @@ const DIRECTION_FORM = new RegExp(`\\s?(?:${subscriptsAsOne('ខាង')})?(?:${
 const SPAN_KEY = 4096;
 /** The shortest Khmer name (in UTF-16 units) looked up with a typo after a unit word (see khmerTypoMentions). */
 const KHMER_TYPO_MIN = 5;
+
+/**
+ * "the village of Pou Les": the village the prose names, as a piece completion reads for a village of the unit read
+ * (latinHint gives such a span no level: prose names so places the gazetteer may not have).
+ */
+function villageOf(words: readonly LatinWord[], k: number): Level | null {
+  const of = words[k - 1];
+  const word = words[k - 2];
+  return of?.word === 'of' && word?.word === 'village' && word.segment === words[k]!.segment ? 'village' : null;
+}
 
 /**
  * Whether words [a, b) are all the name words of one piece: after a unit word, a filler, a separator or the start,

@@ -1044,6 +1044,11 @@ describe('address resolver: warnings', () => {
     assert.deepEqual(c.matched.map((m) => [m.text, m.code]), [['Chamcar Leu', '0302'], ['Kompong Cham', '03']]);
     // "the village of" gives no level: prose names villages the gazetteer may not have (Treng Trayeoung is a commune).
     assert.equal(top('just outside the village of Treng Trayeoung, in rural Kompong Speu province')!.unit.code, '050613');
+    // But completion reads it as a village of the unit read: Pou Les is Pu Leh of Dak Dam, two letters off (as after
+    // "Pou Les village").
+    const c2 = top('the village of Pou Les, in Mondolkiri’s remote Dak Dam commune')!;
+    assert.equal(c2.unit.code, '11030102');
+    assert.deepEqual(c2.matched.map((m) => [m.text, m.code, m.how]), [['Pou Les', '11030102', 'typo'], ['Mondolkiri’s', '11', 'exact'], ['Dak Dam', '110301', 'exact']]);
   });
 
   it('reads a name by the loose key as a unit of the level its unit word says, where the key reads others', () => {
