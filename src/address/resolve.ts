@@ -1743,19 +1743,23 @@ export class AddressResolver {
   }
 
   /**
-   * The readings complete() starts from: the best FRONTIER, and where namesake villages fill half of them or more (a
-   * village is not completed: a common name, Svay Chrum or Phum Thmei, read first), the best readings above a village
-   * after them, until FRONTIER of those are in ("Svay Chhrum village, Kanuot commune, Choam Ksan district":
+   * The readings complete() starts from: the best FRONTIER, and where namesake villages tied first fill half of them or
+   * more (a village is not completed: a common name, Svay Chrum or Phum Thmei, read alone), the best readings above a
+   * village after them, until FRONTIER of those are in ("Svay Chhrum village, Kanuot commune, Choam Ksan district":
    * twenty Svay Chrum first, then the district's reading, completed by Kantuot). Not an ancestor of a ranked reading
    * (its chain is in that reading's already).
    */
   private frontierOf(ranked: readonly Reading[], readings: readonly Reading[]): Reading[] {
     const frontier = ranked.slice(0, FRONTIER);
+    if (frontier.length === 0) return frontier;
     let above = 0;
     for (const r of frontier) if (this.depth[r.top.u] !== VILLAGE_DEPTH) above++;
-    // Only where namesakes crowd: half the places or more are villages of one span.
+    // Only where namesakes crowd: half the places or more are villages of one span tied with the first.
+    const first = frontier[0]!;
     let namesakes = 0;
-    for (const r of frontier) if (this.depth[r.top.u] === VILLAGE_DEPTH && r.top.start === frontier[0]!.top.start && r.top.end === frontier[0]!.top.end) namesakes++;
+    for (const r of frontier) {
+      if (this.depth[r.top.u] === VILLAGE_DEPTH && r.top.start === first.top.start && r.top.end === first.top.end && r.score >= first.score - 1e-9) namesakes++;
+    }
     if (namesakes < FRONTIER / 2) return frontier;
     for (let k = FRONTIER; k < ranked.length && above < FRONTIER; k++) {
       if (this.depth[ranked[k]!.top.u] === VILLAGE_DEPTH) continue;
