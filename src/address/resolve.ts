@@ -1675,21 +1675,26 @@ export class AddressResolver {
         if (reading.score + gain < floor) continue;
         // A reading past the first FRONTIER (see frontierOf) is completed only if it can come near the first.
         if (round === 0 && at >= FRONTIER && reading.score + gain < ranked[0]!.score * (1 - MARGIN_SATURATES - 0.01)) continue;
-        for (let piece of pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups))) {
+        const compared = pieces.slice(0, Math.min(MAX_PIECES, MAX_PIECE_LOOKUPS - lookups));
+        // A piece whose unit word names a level above the reading's unit names no child of it: its ancestor of that
+        // level, if a near spelling of its name (ឃុំកំពង់ក្រសាំង ស្រុកបុរីជលសា: Borei Cholsar two signs off, not the
+        // village of that name in Kampong Krasang). Read first: the children below are read from the reading with it.
+        const namesAbove = (piece: (typeof pieces)[number]) => piece.hint !== null && !piece.twice && LEVEL_DEPTH[piece.hint] < depth;
+        let base = reading;
+        for (const piece of compared) {
+          if (!namesAbove(piece)) continue;
           lookups++;
           addressWork.pieces++;
-          // A piece whose unit word names a level above the reading's unit names no child of it: its ancestor of that
-          // level, if a near spelling of its name (ឃុំកំពង់ក្រសាំង ស្រុកបុរីជលសា: Borei Cholsar two signs off, not the
-          // village of that name in Kampong Krasang).
-          if (piece.hint !== null && !piece.twice && LEVEL_DEPTH[piece.hint] < depth) {
-            const above = this.ancestorAt(reading.top.u, LEVEL_DEPTH[piece.hint]);
-            if (!reading.mentions.some((m) => m.u === above) && this.nearestOf([above], piece) === above) {
-              const m = this.mention(above, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
-              added.push({ top: reading.top, mentions: [...reading.mentions, m], former: reading.former, postal: reading.postal,
-                score: reading.score + m.weight, tied: reading.tied });
-            }
-            continue;
-          }
+          const above = this.ancestorAt(reading.top.u, LEVEL_DEPTH[piece.hint!]);
+          if (base.mentions.some((m) => m.u === above) || this.nearestOf([above], piece) !== above) continue;
+          const m = this.mention(above, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
+          base = { top: base.top, mentions: [...base.mentions, m], former: base.former, postal: base.postal, score: base.score + m.weight, tied: base.tied };
+        }
+        if (base !== reading) added.push(base);
+        for (let piece of compared) {
+          if (namesAbove(piece)) continue;
+          lookups++;
+          addressWork.pieces++;
           let bestChild = this.nearestChild(reading.top.u, piece);
           // A Khmer piece after a unit word that no child is near whole: up to its first space, where other words follow
           // the name (ភូមិពូឆប់ នៅ ឃុំដាក់ដាំ: ពូឆប, a letter off).
@@ -1709,15 +1714,15 @@ export class AddressResolver {
             const numbered = this.numberedChildren(reading.top.u, piece, piece.hint !== null && LEVEL_DEPTH[piece.hint] === depth + 1);
             if (numbered.length < 2) continue;
             const m = this.mention(numbered[0]!, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars, piece.khmer, piece.latin);
-            added.push({ top: reading.top, mentions: reading.mentions, former: reading.former, postal: reading.postal,
-              score: reading.score + m.weight, tied: { units: numbered, span: m } });
+            added.push({ top: reading.top, mentions: base.mentions, former: base.former, postal: base.postal,
+              score: base.score + m.weight, tied: { units: numbered, span: m } });
             continue;
           }
           const m = this.mention(bestChild, piece.start, piece.end, 'typo', piece.hint, piece.chars, piece.chars,
             piece.khmer, piece.latin, piece.twice);
           const depthAfter = LEVEL_DEPTH[this.units[bestChild]!.level];
-          next.push({ top: m, mentions: [m, ...reading.mentions], former: reading.former, postal: reading.postal,
-            score: reading.score + 0.01 * depth + m.weight - 0.01 * depthAfter, tied: undefined });
+          next.push({ top: m, mentions: [m, ...base.mentions], former: base.former, postal: base.postal,
+            score: base.score + 0.01 * depth + m.weight - 0.01 * depthAfter, tied: undefined });
         }
       }
       added.push(...next);

@@ -326,6 +326,10 @@ describe('address resolver: candidate fields', () => {
     assert.equal(above.unit.code, '210304');
     assert.deepEqual(above.matched.map((m) => [m.text, m.code, m.how]), [['កំពង់ក្រសាំង', '210304', 'exact'], ['បុរីជលសា', '2103', 'typo']]);
     assert.deepEqual(above.unmatched, []);
+    // With a misspelt village of that commune too: the village, the district still read.
+    const village = top('ភូមិថ្មបីដំ ឃុំកំពង់ក្រសាំង ស្រុកបុរីជលសា')!;
+    assert.equal(village.unit.code, '21030405');
+    assert.deepEqual(village.matched.map((m) => [m.code, m.how]), [['21030405', 'typo'], ['210304', 'exact'], ['2103', 'typo']]);
   });
 
   it('reads a Khmer name after a unit word by its consonants by sound where no name is a letter off', () => {
