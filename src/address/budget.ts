@@ -11,13 +11,13 @@ const NONE: readonly number[] = [];
 export const addressWork = { spans: 0, mentions: 0, typoSpans: 0, readings: 0, comparisons: 0, pieces: 0 };
 
 /** A name shared by more units than this (Thmei, Kandal, Phum 1) is read through the other names of the address. */
-export const MANY_NAMESAKES = 48;
+const MANY_NAMESAKES = 48;
 
 /** Of such a name, this many units are kept anyway (so that AMBIGUOUS can say so). */
-export const NAMESAKES_KEPT = 8;
+const NAMESAKES_KEPT = 8;
 
 /** The same text read as names at most this many times (hostile repetitions). */
-export const SAME_TEXT = 3;
+const SAME_TEXT = 3;
 
 /**
  * Mentions per address, at most: readings try each, so this bounds most of the work. A real address makes under 300
@@ -29,13 +29,13 @@ export const MAX_MENTIONS = 300;
  * Spans looked up per address, at most (Khmer and Latin): a real address needs under a hundred (the evaluation set's
  * most is 73); past the budget the rest of a hostile input is not read.
  */
-export const MAX_SPANS = 256;
+const MAX_SPANS = 256;
 
 /** Spans looked up for typos per address, at most (the evaluation set's most is 22). */
-export const MAX_TYPO_SPANS = 32;
+const MAX_TYPO_SPANS = 32;
 
 /** Deferred namesakes looked at per address, at most (each list of a name shared by more than MANY_NAMESAKES). */
-export const MAX_DEFERRED_UNITS = 2000;
+const MAX_DEFERRED_UNITS = 2000;
 
 /**
  * Bounds the work of one address, so that no input costs much more than a real address: at most MAX_SPANS spans and

@@ -6,7 +6,7 @@ import type { Unit } from '../gazetteer/types.js';
 import { latinForms, romanizationKey } from '../search/latin.js';
 
 /** The most units one stem may name (see stemTable). */
-export const STEM_UNITS_MAX = 6;
+const STEM_UNITS_MAX = 6;
 
 /**
  * Loose key of each unit's Latin names (see looseKey) -> the units (indexes): about 7,300 keys from 16,500 names. Made
